@@ -1,0 +1,54 @@
+/** JSON-RPC 2.0 error codes, plus the one MCP's HTTP transport uses for "not initialized". */
+export const ErrorCodes = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  ServerNotInitialized: -32000,
+} as const;
+
+export type JsonRpcId = string | number;
+
+export interface JsonRpcErrorResponse {
+  jsonrpc: '2.0';
+  id: JsonRpcId | null;
+  error: { code: number; message: string; data?: unknown };
+}
+
+export function errorResponse(
+  id: JsonRpcId | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): JsonRpcErrorResponse {
+  return { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } };
+}
+
+/**
+ * A failure of the domain (unknown satellite, station in maintenance, system unavailable). It reaches the
+ * model as a tool result with `isError: true`, never as a protocol error: the message must say what went
+ * wrong and what to do instead, in Spanish.
+ */
+export class DomainError extends Error {
+  override readonly name = 'DomainError';
+  constructor(
+    message: string,
+    /** Machine-readable details for structured clients (kept small; never internals). */
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+/** A protocol-level error raised on purpose inside a handler; sent as a JSON-RPC error. */
+export class ProtocolError extends Error {
+  override readonly name = 'ProtocolError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,88 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCodes, type JsonRpcErrorResponse, type JsonRpcId, errorResponse } from './errors.js';
+
+/**
+ * What one incoming line is, by the rules of JSON-RPC 2.0 as MCP uses it (DESIGN.md §3 rule 3). Kept free
+ * of any transport so the stdio and HTTP transports and the lab's transcript grader judge alike.
+ */
+export type Incoming =
+  | { kind: 'request'; id: JsonRpcId; method: string; message: JSONRPCMessage }
+  | { kind: 'notification'; method: string; message: JSONRPCMessage }
+  | { kind: 'response'; id: JsonRpcId; message: JSONRPCMessage }
+  /** Not acceptable; `reply` is what to answer, or undefined when nothing may be answered (a notification). */
+  | { kind: 'invalid'; reply: JsonRpcErrorResponse | undefined; reason: string };
+
+export function isValidId(id: unknown): id is JsonRpcId {
+  return (typeof id === 'string' || typeof id === 'number') && (typeof id !== 'number' || Number.isFinite(id));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Parses one line of text; an unparseable one is -32700 with id null. */
+export function classifyLine(line: string): Incoming {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return invalid(errorResponse(null, ErrorCodes.ParseError, 'Parse error: the line is not valid JSON'), 'parse');
+  }
+  return classifyMessage(value);
+}
+
+export function classifyMessage(value: unknown): Incoming {
+  if (Array.isArray(value)) {
+    // JSON-RPC batches were dropped from MCP in 2025-06-18; answering each part would break id pairing.
+    return invalid(
+      errorResponse(null, ErrorCodes.InvalidRequest, 'Invalid Request: JSON-RPC batches are not supported'),
+      'batch',
+    );
+  }
+  if (!isPlainObject(value)) {
+    return invalid(errorResponse(null, ErrorCodes.InvalidRequest, 'Invalid Request: not a JSON-RPC object'), 'shape');
+  }
+  const hasId = 'id' in value;
+  const id = isValidId(value.id) ? value.id : null;
+
+  if ('method' in value && !hasId) {
+    // A notification is never answered, not even when it is malformed.
+    if (value.jsonrpc !== '2.0' || typeof value.method !== 'string') {
+      return { kind: 'invalid', reply: undefined, reason: 'malformed notification' };
+    }
+    if (value.params !== undefined && !isPlainObject(value.params)) {
+      return { kind: 'invalid', reply: undefined, reason: 'notification params must be an object' };
+    }
+    return { kind: 'notification', method: value.method, message: value as JSONRPCMessage };
+  }
+
+  if (value.jsonrpc !== '2.0') {
+    return invalid(errorResponse(id, ErrorCodes.InvalidRequest, 'Invalid Request: "jsonrpc" must be "2.0"'), 'version');
+  }
+  if (id === null) {
+    return invalid(
+      errorResponse(null, ErrorCodes.InvalidRequest, 'Invalid Request: "id" must be a string or a number'),
+      'id',
+    );
+  }
+  if ('method' in value) {
+    if (typeof value.method !== 'string' || 'result' in value || 'error' in value) {
+      return invalid(errorResponse(id, ErrorCodes.InvalidRequest, 'Invalid Request: malformed request'), 'request');
+    }
+    if (value.params !== undefined && !isPlainObject(value.params)) {
+      return invalid(errorResponse(id, ErrorCodes.InvalidParams, 'Invalid params: "params" must be an object'), 'params');
+    }
+    return { kind: 'request', id, method: value.method, message: value as JSONRPCMessage };
+  }
+  if ('result' in value !== 'error' in value) {
+    return { kind: 'response', id, message: value as JSONRPCMessage };
+  }
+  return invalid(
+    errorResponse(id, ErrorCodes.InvalidRequest, 'Invalid Request: neither a request, a notification nor a response'),
+    'shape',
+  );
+}
+
+function invalid(reply: JsonRpcErrorResponse, reason: string): Incoming {
+  return { kind: 'invalid', reply, reason };
+}

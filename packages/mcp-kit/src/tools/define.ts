@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import type { Logger } from '../logging.js';
+
+/** The four MCP tool annotations; every tool states all of them (DESIGN.md §3 rule 7). */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export type InputShape = z.ZodObject;
+export type OutputShape = z.ZodObject | undefined;
+
+/** What a handler returns: always a readable text block, plus structured data when the tool declares an output. */
+export type ToolOutput<O extends OutputShape> = O extends z.ZodObject
+  ? { text: string; data: z.input<O> }
+  : { text: string };
+
+export interface ToolContext<D> {
+  /** The app's dependencies (its system client, its config). */
+  deps: D;
+  /** Aborted on `notifications/cancelled` and on the tool's timeout: pass it down to every upstream call. */
+  signal: AbortSignal;
+  /** Reports progress when the client sent a progressToken; a no-op otherwise. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  logger: Logger;
+}
+
+/** A tool as data (name, texts, schemas, annotations) plus its handler. */
+export interface ToolDefinition<I extends InputShape = InputShape, O extends OutputShape = OutputShape, D = never> {
+  name: string;
+  title: string;
+  /** Spanish; says when to use the tool. */
+  description: string;
+  input: I;
+  output?: O;
+  annotations: ToolAnnotations;
+  /** Overrides the server-wide tool timeout. */
+  timeoutMs?: number;
+  handler(args: z.output<I>, context: ToolContext<D>): Promise<ToolOutput<O>>;
+}
+
+/** Identity function that lets TypeScript infer the argument and output types of a tool. */
+export function defineTool<D, I extends InputShape, O extends OutputShape = undefined>(
+  definition: ToolDefinition<I, O, D>,
+): ToolDefinition<I, O, D> {
+  return definition;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a heterogeneous list of tools erases each one's own types.
+export type AnyTool<D> = ToolDefinition<any, any, D>;

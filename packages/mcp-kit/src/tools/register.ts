@@ -1,0 +1,171 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  type CallToolResult,
+  CallToolRequestSchema,
+  type ListToolsResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { DomainError, ErrorCodes, ProtocolError } from '../protocol/errors.js';
+import type { ProtocolSession } from '../protocol/session.js';
+import { inputErrorsAreToolResults } from '../protocol/versions.js';
+import type { Logger } from '../logging.js';
+import type { AnyTool, ToolContext } from './define.js';
+import { toJsonSchema } from './json-schema.js';
+import { describeArgumentIssues, formatArgumentIssues } from './validation.js';
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+
+export interface ToolRegistryOptions<D> {
+  tools: readonly AnyTool<D>[];
+  deps: D;
+  session: ProtocolSession;
+  logger: Logger;
+  /** Drops every tool whose `readOnlyHint` is false, and refuses them in the call path too. */
+  readOnly: boolean;
+  timeoutMs: number;
+}
+
+/** The tools a server offers under its mode: read-only mode keeps only tools that declare `readOnlyHint`. */
+export function activeTools<D>(tools: readonly AnyTool<D>[], readOnly: boolean): AnyTool<D>[] {
+  return readOnly ? tools.filter((tool) => tool.annotations.readOnlyHint) : [...tools];
+}
+
+/** The `tools/list` entry of a definition. */
+export function describeTool(tool: AnyTool<unknown>): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toJsonSchema(tool.input, 'input') as Tool['inputSchema'],
+    ...(tool.output ? { outputSchema: toJsonSchema(tool.output, 'output') as Tool['outputSchema'] } : {}),
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+/**
+ * The one seam every tool call passes through: lookup, argument check (with the error layer the
+ * negotiated version asks for), timeout, cancellation, progress, output check, error mapping and timing.
+ * Apps never write try/catch → isError themselves.
+ *
+ * Registered on the SDK's low-level server rather than through `McpServer.registerTool`, whose call path
+ * turns unknown tools and invalid arguments into tool results under every protocol version.
+ */
+export function registerTools<D>(server: McpServer, options: ToolRegistryOptions<D>): void {
+  const tools = activeTools(options.tools, options.readOnly);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const listing: ListToolsResult = { tools: tools.map((tool) => describeTool(tool as AnyTool<unknown>)) };
+  const { logger, session } = options;
+
+  server.server.registerCapabilities({ tools: { listChanged: false } });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => listing);
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args = {} } = request.params;
+    const tool = byName.get(name);
+    if (!tool) {
+      throw new ProtocolError(
+        ErrorCodes.InvalidParams,
+        `Herramienta desconocida: '${name}'. Herramientas disponibles: ${[...byName.keys()].join(', ')}.`,
+      );
+    }
+    if (options.readOnly && !tool.annotations.readOnlyHint) {
+      // Unreachable while activeTools filters correctly; kept as the second wall of least privilege.
+      return errorResult(`'${name}' modifica datos y el servidor funciona en modo solo lectura.`);
+    }
+
+    const parsed = tool.input.safeParse(args, { reportInput: true });
+    if (!parsed.success) {
+      const issues = describeArgumentIssues(parsed.error.issues);
+      const message = formatArgumentIssues(name, issues);
+      logger.info('tool arguments rejected', { tool: name, issues: issues.map((i) => i.message) });
+      if (inputErrorsAreToolResults(session.protocolVersion)) return errorResult(message);
+      throw new ProtocolError(ErrorCodes.InvalidParams, message, { issues });
+    }
+
+    const timeoutMs = tool.timeoutMs ?? options.timeoutMs;
+    // A cleared timer rather than AbortSignal.timeout: thousands of calls must not leave thousands of
+    // pending 30 s timers behind.
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new Error(`timeout after ${timeoutMs} ms`)), timeoutMs);
+    const signal = AbortSignal.any([extra.signal, timeout.signal]);
+    const progressToken = request.params._meta?.progressToken;
+    const context: ToolContext<D> = {
+      deps: options.deps,
+      signal,
+      logger,
+      progress: async (progress, total, message) => {
+        if (progressToken === undefined || signal.aborted) return;
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
+        });
+      },
+    };
+
+    const started = performance.now();
+    const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
+    try {
+      const output = await untilAborted(tool.handler(parsed.data, context), signal);
+      const result: CallToolResult = { content: [{ type: 'text', text: output.text }] };
+      if (tool.output) {
+        const checked = tool.output.safeParse((output as { data: unknown }).data);
+        if (!checked.success) {
+          logger.error('tool output does not match its outputSchema', { tool: name, issues: checked.error.issues });
+          throw new ProtocolError(ErrorCodes.InternalError, 'Internal error');
+        }
+        result.structuredContent = checked.data as Record<string, unknown>;
+      }
+      logger.info('tool call', { tool: name, ms: elapsed(), outcome: 'ok' });
+      return result;
+    } catch (error) {
+      if (extra.signal.aborted) {
+        // Cancelled by the client: the SDK sends no response, as the spec asks.
+        logger.info('tool call', { tool: name, ms: elapsed(), outcome: 'cancelled' });
+        throw error;
+      }
+      if (timeout.signal.aborted) {
+        logger.warning('tool call', { tool: name, ms: elapsed(), outcome: 'timeout' });
+        return errorResult(
+          `'${name}' no terminó en ${formatSeconds(timeoutMs)} y se canceló. El sistema puede estar lento; ` +
+            'vuelve a intentarlo más tarde o pide un intervalo más corto.',
+        );
+      }
+      if (error instanceof DomainError) {
+        logger.info('tool call', { tool: name, ms: elapsed(), outcome: 'domain-error', message: error.message });
+        return errorResult(error.message);
+      }
+      if (error instanceof ProtocolError) throw error;
+      logger.error('tool call failed', { tool: name, ms: elapsed(), error });
+      throw new ProtocolError(ErrorCodes.InternalError, 'Internal error');
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Settles with the handler, or rejects as soon as the signal aborts, even if the handler ignores it. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,22 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StdioPeer, type SpawnOptions } from './stdio-peer.js';
+
+/** The servers of the cluster, by app folder. */
+export const SERVER_APPS = ['satdt'] as const;
+export type ServerApp = (typeof SERVER_APPS)[number];
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Path of an app's built, bundled bin (what `node` runs in Claude Desktop). */
+export function serverBin(app: ServerApp): string {
+  const bin = join(repoRoot, 'apps', app, 'dist', `${app}-mcp.cjs`);
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`pnpm build\` first`);
+  return bin;
+}
+
+/** Spawns an app's built server over stdio with plain `node`. */
+export function spawnServer(app: ServerApp, args: string[] = [], options: SpawnOptions = {}): StdioPeer {
+  return StdioPeer.spawn(process.execPath, [serverBin(app), ...args], options);
+}
