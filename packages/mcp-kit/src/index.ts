@@ -1,20 +1,35 @@
-export { type ConfigOf, type OptionSpec, type OptionSpecs, booleanSetting, helpText, parseConfig } from './config.js';
-export { LOG_LEVELS, type LogLevel, Logger, levelAtLeast } from './logging.js';
-export { DomainError, ErrorCodes, ProtocolError, errorResponse } from './protocol/errors.js';
+export {
+  booleanSetting,
+  type ConfigOf,
+  helpText,
+  type OptionSpec,
+  type OptionSpecs,
+  parseConfig,
+} from './config.js';
+export { LOG_LEVELS, Logger, type LogLevel, levelAtLeast } from './logging.js';
+export { DomainError, ErrorCodes, errorResponse, isDomainError, ProtocolError } from './protocol/errors.js';
 export { GuardedTransport } from './protocol/guard.js';
-export { type Incoming, classifyLine, classifyMessage, isValidId } from './protocol/messages.js';
+export { classifyLine, classifyMessage, type Incoming, isValidId } from './protocol/messages.js';
 export { ProtocolSession } from './protocol/session.js';
 export {
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
   inputErrorsAreToolResults,
   isSupportedVersion,
+  LATEST_PROTOCOL_VERSION,
   negotiateVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from './protocol/versions.js';
-export { type CommonConfig, type ServerApp, commonOptions, runStdioServer } from './run.js';
-export { type KitServer, type ServerDefinition, type ServerOptions, createKitServer } from './server.js';
-export { type AnyTool, type ToolAnnotations, type ToolContext, type ToolDefinition, type ToolOutput, defineTool } from './tools/define.js';
+export { RESOURCE_NOT_FOUND, readJsonResource } from './resources.js';
+export { type CommonConfig, commonOptions, runStdioServer, type ServerApp } from './run.js';
+export { createKitServer, type KitServer, type ServerDefinition, type ServerOptions } from './server.js';
+export {
+  type AnyTool,
+  defineTool,
+  type ToolAnnotations,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolOutput,
+} from './tools/define.js';
 export { toJsonSchema } from './tools/json-schema.js';
-export { DEFAULT_TOOL_TIMEOUT_MS, activeTools, describeTool, registerTools } from './tools/register.js';
+export { activeTools, DEFAULT_TOOL_TIMEOUT_MS, describeTool, registerTools } from './tools/register.js';
 export { describeArgumentIssues, formatArgumentIssues } from './tools/validation.js';
 export { DEFAULT_MAX_LINE_BYTES, StdioTransport } from './transport/stdio.js';

@@ -1,5 +1,14 @@
 /** The syslog severities MCP uses for `logging/setLevel` and `notifications/message`, lowest first. */
-export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export type LogFields = Record<string, unknown>;
@@ -34,7 +43,9 @@ export class Logger {
 
   log(level: LogLevel, message: string, fields: LogFields = {}): void {
     if (levelAtLeast(level, this.threshold)) {
-      this.write(`${new Date().toISOString()} ${level.toUpperCase()} ${this.name}: ${message}${formatFields(fields)}\n`);
+      this.write(
+        `${new Date().toISOString()} ${level.toUpperCase()} ${this.name}: ${message}${formatFields(fields)}\n`,
+      );
     }
     for (const sink of this.sinks) sink(level, message, fields);
   }
@@ -57,7 +68,12 @@ function formatFields(fields: LogFields): string {
   let out = '';
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined) continue;
-    const text = typeof value === 'string' ? value : value instanceof Error ? (value.stack ?? value.message) : JSON.stringify(value);
+    const text =
+      typeof value === 'string'
+        ? value
+        : value instanceof Error
+          ? (value.stack ?? value.message)
+          : JSON.stringify(value);
     out += ` ${key}=${/[\s"]/.test(text) ? JSON.stringify(text) : text}`;
   }
   return out;

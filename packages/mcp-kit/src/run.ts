@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { type ConfigOf, type OptionSpecs, booleanSetting, helpText, parseConfig } from './config.js';
+import { booleanSetting, type ConfigOf, helpText, type OptionSpecs, parseConfig } from './config.js';
 import { LOG_LEVELS, Logger } from './logging.js';
-import { type ServerDefinition, createKitServer } from './server.js';
+import { createKitServer, type ServerDefinition } from './server.js';
 import { DEFAULT_TOOL_TIMEOUT_MS } from './tools/register.js';
 import { DEFAULT_MAX_LINE_BYTES, StdioTransport } from './transport/stdio.js';
 
@@ -29,7 +29,12 @@ export const commonOptions = {
   maxLineBytes: {
     flag: 'max-line-bytes',
     env: 'MCP_MAX_LINE_BYTES',
-    schema: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(DEFAULT_MAX_LINE_BYTES),
+    schema: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(256 * 1024 * 1024)
+      .default(DEFAULT_MAX_LINE_BYTES),
     description: `largest accepted JSON-RPC message in bytes (default ${DEFAULT_MAX_LINE_BYTES})`,
   },
 } satisfies OptionSpecs;

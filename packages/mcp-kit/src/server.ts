@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type LogLevel, type Logger, levelAtLeast } from './logging.js';
+import { type Logger, type LogLevel, levelAtLeast } from './logging.js';
 import { GuardedTransport } from './protocol/guard.js';
 import { ProtocolSession } from './protocol/session.js';
 import type { AnyTool } from './tools/define.js';
@@ -86,8 +86,10 @@ function forwardLogsToClient(server: McpServer, session: ProtocolSession, logger
       // Errors travel as their message only: stacks and internals stay on stderr.
       data[key] = value instanceof Error ? value.message : value;
     }
-    server.server.notification({ method: 'notifications/message', params: { level, logger: logger.name, data } }).catch(() => {
-      // The client is gone or the transport closed: nothing to tell, and logging it would loop.
-    });
+    server.server
+      .notification({ method: 'notifications/message', params: { level, logger: logger.name, data } })
+      .catch(() => {
+        // The client is gone or the transport closed: nothing to tell, and logging it would loop.
+      });
   });
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { StdioPeer, type SpawnOptions } from './stdio-peer.js';
+import { type SpawnOptions, StdioPeer } from './stdio-peer.js';
 
 /** The servers of the cluster, by app folder. */
 export const SERVER_APPS = ['satdt'] as const;

@@ -109,7 +109,10 @@ export class StdioPeer {
   }
 
   /** Sends initialize then notifications/initialized, as a well-behaved client does. */
-  async initialize(protocolVersion = '2025-06-18', capabilities: Record<string, unknown> = {}): Promise<WireMessage> {
+  async initialize(
+    protocolVersion = '2025-06-18',
+    capabilities: Record<string, unknown> = {},
+  ): Promise<WireMessage> {
     const response = await this.request('initialize', {
       protocolVersion,
       capabilities,
@@ -126,7 +129,9 @@ export class StdioPeer {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w.resolve !== done);
-        reject(new Error(`no matching message within ${timeoutMs} ms; stderr:\n${this.stderrText.slice(-2000)}`));
+        reject(
+          new Error(`no matching message within ${timeoutMs} ms; stderr:\n${this.stderrText.slice(-2000)}`),
+        );
       }, timeoutMs);
       const done = (m: WireMessage) => {
         clearTimeout(timer);
@@ -170,7 +175,7 @@ export class StdioPeer {
   private onLine(line: string): void {
     this.stdoutLines.push(line);
     const message = tryParse(line);
-    if (!message || message.jsonrpc !== '2.0') {
+    if (message?.jsonrpc !== '2.0') {
       this.invalidStdoutLines.push(line);
       this.emit({ direction: 'in', raw: line });
       return;
@@ -193,7 +198,9 @@ export class StdioPeer {
 function tryParse(raw: string): WireMessage | undefined {
   try {
     const value: unknown = JSON.parse(raw);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as WireMessage) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as WireMessage)
+      : undefined;
   } catch {
     return undefined;
   }

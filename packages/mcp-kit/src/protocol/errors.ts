@@ -32,6 +32,7 @@ export function errorResponse(
  */
 export class DomainError extends Error {
   override readonly name = 'DomainError';
+  readonly domain = true;
   constructor(
     message: string,
     /** Machine-readable details for structured clients (kept small; never internals). */
@@ -51,4 +52,13 @@ export class ProtocolError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * A domain error is a DomainError or any Error marked `domain: true`: packages that must not depend on the
+ * protocol layer (the REST clients in `shared`) raise their own errors and still reach the model as
+ * `isError` results.
+ */
+export function isDomainError(error: unknown): error is Error {
+  return error instanceof Error && (error as { domain?: unknown }).domain === true;
 }

@@ -6,10 +6,10 @@ import {
   type MessageExtraInfo,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logging.js';
-import { ErrorCodes, type JsonRpcId, errorResponse } from './errors.js';
+import { ErrorCodes, errorResponse, type JsonRpcId } from './errors.js';
 import { classifyMessage } from './messages.js';
 import type { ProtocolSession } from './session.js';
-import { LATEST_PROTOCOL_VERSION, isSupportedVersion } from './versions.js';
+import { isSupportedVersion, LATEST_PROTOCOL_VERSION } from './versions.js';
 
 type Schema = { safeParse(value: unknown): { success: boolean; error?: { issues: ZodIssueLike[] } } };
 type ZodIssueLike = { path: PropertyKey[]; message: string };
@@ -95,7 +95,8 @@ export class GuardedTransport implements Transport {
     if (method === 'notifications/initialized') {
       if (this.session.phase === 'initializing') this.session.phase = 'ready';
       else this.logger.debug('ignored notifications/initialized out of order', { phase: this.session.phase });
-      return this.forward(message, extra);
+      this.forward(message, extra);
+      return;
     }
     if (this.session.phase !== 'ready') {
       this.logger.debug('dropped a notification received before the handshake', { method });
@@ -110,20 +111,34 @@ export class GuardedTransport implements Transport {
     this.forward(message, extra);
   }
 
-  private receiveRequest(id: JsonRpcId, method: string, message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+  private receiveRequest(
+    id: JsonRpcId,
+    method: string,
+    message: JSONRPCMessage,
+    extra?: MessageExtraInfo,
+  ): void {
     if (method === 'initialize' && this.session.phase !== 'awaiting-initialize') {
-      return this.reply(
+      this.reply(
         errorResponse(id, ErrorCodes.InvalidRequest, 'Invalid Request: the session is already initialized'),
       );
+      return;
     }
     if (this.session.phase !== 'ready' && !ALLOWED_BEFORE_INITIALIZED.has(method)) {
-      return this.reply(errorResponse(id, ErrorCodes.ServerNotInitialized, 'Server not initialized'));
+      this.reply(errorResponse(id, ErrorCodes.ServerNotInitialized, 'Server not initialized'));
+      return;
     }
     requestSchemas ??= byMethod(ClientRequestSchema);
     const schema = requestSchemas.get(method);
     const parsed = schema?.safeParse(message);
     if (parsed && !parsed.success) {
-      return this.reply(errorResponse(id, ErrorCodes.InvalidParams, `Invalid params: ${describeIssues(parsed.error?.issues ?? [])}`));
+      this.reply(
+        errorResponse(
+          id,
+          ErrorCodes.InvalidParams,
+          `Invalid params: ${describeIssues(parsed.error?.issues ?? [])}`,
+        ),
+      );
+      return;
     }
     if (method === 'initialize') {
       this.session.phase = 'initializing';
@@ -140,7 +155,11 @@ export class GuardedTransport implements Transport {
       if (typeof version === 'string') this.session.protocolVersion = version;
       this.initializeId = undefined;
     }
-    if ('error' in message && message.error.code === ErrorCodes.InternalError && message.error.message !== 'Internal error') {
+    if (
+      'error' in message &&
+      message.error.code === ErrorCodes.InternalError &&
+      message.error.message !== 'Internal error'
+    ) {
       this.logger.error('internal error answered to the client', { detail: message.error.message });
       return { ...message, error: { code: ErrorCodes.InternalError, message: 'Internal error' } };
     }

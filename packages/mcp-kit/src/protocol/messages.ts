@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCodes, type JsonRpcErrorResponse, type JsonRpcId, errorResponse } from './errors.js';
+import { ErrorCodes, errorResponse, type JsonRpcErrorResponse, type JsonRpcId } from './errors.js';
 
 /**
  * What one incoming line is, by the rules of JSON-RPC 2.0 as MCP uses it (DESIGN.md §3 rule 3). Kept free
@@ -13,7 +13,9 @@ export type Incoming =
   | { kind: 'invalid'; reply: JsonRpcErrorResponse | undefined; reason: string };
 
 export function isValidId(id: unknown): id is JsonRpcId {
-  return (typeof id === 'string' || typeof id === 'number') && (typeof id !== 'number' || Number.isFinite(id));
+  return (
+    (typeof id === 'string' || typeof id === 'number') && (typeof id !== 'number' || Number.isFinite(id))
+  );
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -26,7 +28,10 @@ export function classifyLine(line: string): Incoming {
   try {
     value = JSON.parse(line);
   } catch {
-    return invalid(errorResponse(null, ErrorCodes.ParseError, 'Parse error: the line is not valid JSON'), 'parse');
+    return invalid(
+      errorResponse(null, ErrorCodes.ParseError, 'Parse error: the line is not valid JSON'),
+      'parse',
+    );
   }
   return classifyMessage(value);
 }
@@ -40,7 +45,10 @@ export function classifyMessage(value: unknown): Incoming {
     );
   }
   if (!isPlainObject(value)) {
-    return invalid(errorResponse(null, ErrorCodes.InvalidRequest, 'Invalid Request: not a JSON-RPC object'), 'shape');
+    return invalid(
+      errorResponse(null, ErrorCodes.InvalidRequest, 'Invalid Request: not a JSON-RPC object'),
+      'shape',
+    );
   }
   const hasId = 'id' in value;
   const id = isValidId(value.id) ? value.id : null;
@@ -57,7 +65,10 @@ export function classifyMessage(value: unknown): Incoming {
   }
 
   if (value.jsonrpc !== '2.0') {
-    return invalid(errorResponse(id, ErrorCodes.InvalidRequest, 'Invalid Request: "jsonrpc" must be "2.0"'), 'version');
+    return invalid(
+      errorResponse(id, ErrorCodes.InvalidRequest, 'Invalid Request: "jsonrpc" must be "2.0"'),
+      'version',
+    );
   }
   if (id === null) {
     return invalid(
@@ -67,10 +78,16 @@ export function classifyMessage(value: unknown): Incoming {
   }
   if ('method' in value) {
     if (typeof value.method !== 'string' || 'result' in value || 'error' in value) {
-      return invalid(errorResponse(id, ErrorCodes.InvalidRequest, 'Invalid Request: malformed request'), 'request');
+      return invalid(
+        errorResponse(id, ErrorCodes.InvalidRequest, 'Invalid Request: malformed request'),
+        'request',
+      );
     }
     if (value.params !== undefined && !isPlainObject(value.params)) {
-      return invalid(errorResponse(id, ErrorCodes.InvalidParams, 'Invalid params: "params" must be an object'), 'params');
+      return invalid(
+        errorResponse(id, ErrorCodes.InvalidParams, 'Invalid params: "params" must be an object'),
+        'params',
+      );
     }
     return { kind: 'request', id, method: value.method, message: value as JSONRPCMessage };
   }
@@ -78,7 +95,11 @@ export function classifyMessage(value: unknown): Incoming {
     return { kind: 'response', id, message: value as JSONRPCMessage };
   }
   return invalid(
-    errorResponse(id, ErrorCodes.InvalidRequest, 'Invalid Request: neither a request, a notification nor a response'),
+    errorResponse(
+      id,
+      ErrorCodes.InvalidRequest,
+      'Invalid Request: neither a request, a notification nor a response',
+    ),
     'shape',
   );
 }

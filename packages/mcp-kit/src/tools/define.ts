@@ -28,7 +28,11 @@ export interface ToolContext<D> {
 }
 
 /** A tool as data (name, texts, schemas, annotations) plus its handler. */
-export interface ToolDefinition<I extends InputShape = InputShape, O extends OutputShape = OutputShape, D = never> {
+export interface ToolDefinition<
+  I extends InputShape = InputShape,
+  O extends OutputShape = OutputShape,
+  D = never,
+> {
   name: string;
   title: string;
   /** Spanish; says when to use the tool. */
@@ -42,7 +46,7 @@ export interface ToolDefinition<I extends InputShape = InputShape, O extends Out
 }
 
 /** Identity function that lets TypeScript infer the argument and output types of a tool. */
-export function defineTool<D, I extends InputShape, O extends OutputShape = undefined>(
+export function defineTool<I extends InputShape, O extends OutputShape = undefined, D = never>(
   definition: ToolDefinition<I, O, D>,
 ): ToolDefinition<I, O, D> {
   return definition;

@@ -6,7 +6,10 @@ import { z } from 'zod';
  * whose `format` already says it).
  */
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   delete json.$schema;
   return prune(json) as Record<string, unknown>;
 }
@@ -16,7 +19,10 @@ function prune(node: unknown): unknown {
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if ((key === 'minimum' && value === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)) {
+    if (
+      (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) ||
+      (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)
+    ) {
       continue;
     }
     if (key === 'pattern' && (node as { format?: unknown }).format === 'date-time') continue;

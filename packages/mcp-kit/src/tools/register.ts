@@ -1,15 +1,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  type CallToolResult,
   CallToolRequestSchema,
-  type ListToolsResult,
+  type CallToolResult,
   ListToolsRequestSchema,
+  type ListToolsResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { DomainError, ErrorCodes, ProtocolError } from '../protocol/errors.js';
+import type { Logger } from '../logging.js';
+import { ErrorCodes, isDomainError, ProtocolError } from '../protocol/errors.js';
 import type { ProtocolSession } from '../protocol/session.js';
 import { inputErrorsAreToolResults } from '../protocol/versions.js';
-import type { Logger } from '../logging.js';
 import type { AnyTool, ToolContext } from './define.js';
 import { toJsonSchema } from './json-schema.js';
 import { describeArgumentIssues, formatArgumentIssues } from './validation.js';
@@ -97,7 +97,12 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
         if (progressToken === undefined || signal.aborted) return;
         await extra.sendNotification({
           method: 'notifications/progress',
-          params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
+          params: {
+            progressToken,
+            progress,
+            ...(total === undefined ? {} : { total }),
+            ...(message ? { message } : {}),
+          },
         });
       },
     };
@@ -110,7 +115,10 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
       if (tool.output) {
         const checked = tool.output.safeParse((output as { data: unknown }).data);
         if (!checked.success) {
-          logger.error('tool output does not match its outputSchema', { tool: name, issues: checked.error.issues });
+          logger.error('tool output does not match its outputSchema', {
+            tool: name,
+            issues: checked.error.issues,
+          });
           throw new ProtocolError(ErrorCodes.InternalError, 'Internal error');
         }
         result.structuredContent = checked.data as Record<string, unknown>;
@@ -130,8 +138,13 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
             'vuelve a intentarlo más tarde o pide un intervalo más corto.',
         );
       }
-      if (error instanceof DomainError) {
-        logger.info('tool call', { tool: name, ms: elapsed(), outcome: 'domain-error', message: error.message });
+      if (isDomainError(error)) {
+        logger.info('tool call', {
+          tool: name,
+          ms: elapsed(),
+          outcome: 'domain-error',
+          message: error.message,
+        });
         return errorResult(error.message);
       }
       if (error instanceof ProtocolError) throw error;

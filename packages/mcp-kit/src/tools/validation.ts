@@ -22,7 +22,11 @@ export function describeArgumentIssues(issues: readonly z.core.$ZodIssue[]): Arg
     }
     const argument = issue.path.map(String).join('.') || '(argumentos)';
     const received = 'input' in issue ? issue.input : undefined;
-    out.push({ argument, message: `'${argument}' ${requirement(issue)}; recibido: ${show(received)}`, received });
+    out.push({
+      argument,
+      message: `'${argument}' ${requirement(issue)}; recibido: ${show(received)}`,
+      received,
+    });
   }
   return out;
 }
