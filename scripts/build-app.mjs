@@ -10,6 +10,20 @@ const pkg = JSON.parse(readFileSync(resolve(appDir, 'package.json'), 'utf8'));
 const binName = Object.keys(pkg.bin ?? {})[0] ?? `${basename(appDir)}-mcp`;
 const watch = process.argv.includes('--watch');
 
+// satellite.js 7 re-exports a WebAssembly build from its entry with a top-level await, which a CommonJS
+// bundle cannot hold. The twin uses only the JavaScript SGP4, so that re-export is replaced by nothing.
+const withoutSatelliteWasm = {
+  name: 'without-satellite-wasm',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/wasm\/index\.js$/ }, (args) =>
+      args.importer.includes(`${'satellite.js'}/dist/`)
+        ? { path: 'satellite-wasm', namespace: 'empty' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
 const options = {
   entryPoints: [resolve(appDir, 'src/main.ts')],
   outfile: resolve(appDir, 'dist', `${binName}.cjs`),
@@ -28,6 +42,7 @@ const options = {
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
   metafile: true,
+  plugins: [withoutSatelliteWasm],
 };
 
 if (watch) {

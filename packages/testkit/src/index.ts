@@ -7,3 +7,4 @@ export {
   StdioPeer,
   type WireMessage,
 } from './stdio-peer.js';
+export { type Connectable, connectInMemory } from './in-memory.js';

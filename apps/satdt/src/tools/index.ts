@@ -1,0 +1,13 @@
+import type { AnyTool } from '@code-cluster/mcp-kit';
+import type { SatdtDeps } from '../deps.js';
+import { posicionSatelite } from './posicion-satelite.js';
+import { proximosPases } from './proximos-pases.js';
+import { sateliteInfo } from './satelite-info.js';
+import { telemetriaSatelite } from './telemetria-satelite.js';
+
+export const tools: readonly AnyTool<SatdtDeps>[] = [
+  sateliteInfo,
+  proximosPases,
+  posicionSatelite,
+  telemetriaSatelite,
+];

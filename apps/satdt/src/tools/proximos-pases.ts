@@ -1,0 +1,112 @@
+import { defineTool } from '@code-cluster/mcp-kit';
+import { z } from 'zod';
+import type { SatdtToolContext } from '../deps.js';
+import { dayHhmmZ, hhmmZ, lines, round, staleElementsWarning } from '../format.js';
+
+const DEFAULT_HOURS = 24;
+
+const pase = z.object({
+  aos: z
+    .string()
+    .describe('Adquisición de señal: el satélite cruza la máscara de elevación subiendo (ISO-8601 UTC)'),
+  tca: z.string().describe('Máxima aproximación: instante de elevación máxima (ISO-8601 UTC)'),
+  los: z.string().describe('Pérdida de señal: cruza la máscara bajando (ISO-8601 UTC)'),
+  elevacion_max_deg: z.number(),
+  azimut_aos_deg: z.number(),
+  azimut_los_deg: z.number(),
+  duracion_s: z.number(),
+  en_curso_al_inicio: z.boolean().describe('Ya estaba sobre la máscara al abrir la ventana (aos = desde)'),
+  en_curso_al_final: z.boolean().describe('Seguía sobre la máscara al cerrar la ventana (los = hasta)'),
+});
+
+export const proximosPases = defineTool({
+  name: 'proximos_pases',
+  title: 'Próximos pases sobre una estación',
+  description:
+    'Ventanas de visibilidad futuras desde una estación. Úsala para planificar contactos u observaciones: ' +
+    'devuelve AOS, TCA y LOS de cada pase sobre la máscara de elevación de la estación, con propagación ' +
+    `SGP4 real. 'horas' (1–72, por defecto ${DEFAULT_HOURS}) fija la ventana; 'desde' (ISO-8601 UTC, por ` +
+    'defecto ahora) su inicio. Estaciones: orbiteye-mx, orbiteye-cl, orbiteye-es.',
+  input: z.strictObject({
+    norad_id: z.int(),
+    estacion: z.string(),
+    horas: z.int().min(1).max(72).optional(),
+    desde: z.iso
+      .datetime({ offset: false })
+      .optional()
+      .describe('Inicio de la ventana (ISO-8601 UTC, p. ej. 2026-11-30T03:14:00Z); por defecto, ahora'),
+  }),
+  output: z.object({
+    norad_id: z.int(),
+    nombre: z.string(),
+    estacion: z.string(),
+    desde: z.string(),
+    hasta: z.string(),
+    visibilidad: z
+      .enum(['pases', 'siempre', 'nunca'])
+      .describe("'siempre'/'nunca': satélite geosíncrono que no sale ni se pone en la ventana"),
+    elevacion_deg: z.number().optional().describe("Elevación al inicio, para 'siempre'/'nunca'"),
+    pases: z.array(pase),
+    antiguedad_tle_dias: z.number(),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler({ norad_id, estacion, horas = DEFAULT_HOURS, desde }, { deps, signal }: SatdtToolContext) {
+    const result = await deps.satdt.passes(
+      norad_id,
+      { station: estacion, hours: horas, from: desde },
+      signal,
+    );
+    const visibilidad = ({ passes: 'pases', always: 'siempre', never: 'nunca' } as const)[result.visibility];
+    const pases = result.passes.map((p) => ({
+      aos: p.aos,
+      tca: p.tca,
+      los: p.los,
+      elevacion_max_deg: round(p.max_elevation_deg, 3),
+      azimut_aos_deg: round(p.aos_azimuth_deg, 2),
+      azimut_los_deg: round(p.los_azimuth_deg, 2),
+      duracion_s: round(p.duration_s, 3),
+      en_curso_al_inicio: p.in_progress_at_start,
+      en_curso_al_final: p.in_progress_at_end,
+    }));
+    const data = {
+      norad_id: result.norad_id,
+      nombre: result.name,
+      estacion: result.station,
+      desde: result.from,
+      hasta: result.to,
+      visibilidad,
+      ...(result.elevation_deg === undefined ? {} : { elevacion_deg: round(result.elevation_deg, 2) }),
+      pases,
+      antiguedad_tle_dias: round(result.element_age_days, 2),
+    };
+    return { text: lines(summary(data), staleElementsWarning(result.element_age_days)), data };
+  },
+});
+
+function summary(data: {
+  nombre: string;
+  estacion: string;
+  desde: string;
+  hasta: string;
+  visibilidad: 'pases' | 'siempre' | 'nunca';
+  elevacion_deg?: number;
+  pases: Array<{ aos: string; elevacion_max_deg: number }>;
+}): string {
+  if (data.visibilidad === 'siempre') {
+    return `${data.nombre} es geosíncrono y está siempre visible desde ${data.estacion} (elevación ${data.elevacion_deg?.toFixed(1)}°): no tiene pases.`;
+  }
+  if (data.visibilidad === 'nunca') {
+    return `${data.nombre} es geosíncrono y nunca sube sobre la máscara de ${data.estacion} (elevación ${data.elevacion_deg?.toFixed(1)}°): no tiene pases.`;
+  }
+  if (data.pases.length === 0) {
+    return `0 pases: ${data.nombre} no sube sobre la máscara de ${data.estacion} entre ${data.desde} y ${data.hasta}.`;
+  }
+  // Times alone are ambiguous once the window spans more than a day.
+  const spansDays =
+    data.desde.slice(0, 10) !== data.hasta.slice(0, 10) &&
+    Date.parse(data.hasta) - Date.parse(data.desde) > 86_400_000;
+  const items = data.pases.map(
+    (p) => `${spansDays ? dayHhmmZ(p.aos) : hhmmZ(p.aos)} (elev ${Math.round(p.elevacion_max_deg)}°)`,
+  );
+  return `${data.pases.length} ${data.pases.length === 1 ? 'pase' : 'pases'}: ${items.join(', ')}`;
+}

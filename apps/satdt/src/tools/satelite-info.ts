@@ -1,0 +1,53 @@
+import { defineTool } from '@code-cluster/mcp-kit';
+import { z } from 'zod';
+import type { SatdtToolContext } from '../deps.js';
+import { lines, round, staleElementsWarning } from '../format.js';
+
+export const sateliteInfo = defineTool({
+  name: 'satelite_info',
+  title: 'Información de un satélite',
+  description:
+    'Datos de catálogo de un satélite. Úsala cuando necesites nombre, régimen orbital o estado operativo.',
+  input: z.strictObject({ norad_id: z.int() }),
+  output: z.object({
+    norad_id: z.int(),
+    nombre: z.string(),
+    cospar_id: z.string(),
+    regimen: z.enum(['LEO', 'MEO', 'GEO', 'HEO']).describe('Régimen orbital derivado de los elementos'),
+    estado: z.enum(['operativo', 'retirado']),
+    inclinacion_deg: z.number(),
+    periodo_min: z.number(),
+    apogeo_km: z.number(),
+    perigeo_km: z.number(),
+    excentricidad: z.number(),
+    epoca_tle: z.string().describe('Época del juego de elementos (ISO-8601 UTC)'),
+    antiguedad_tle_dias: z.number().describe('Días transcurridos desde la época de los elementos'),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler({ norad_id }, { deps, signal }: SatdtToolContext) {
+    const sat = await deps.satdt.getSatellite(norad_id, signal);
+    const e = sat.elements;
+    const data = {
+      norad_id: sat.norad_id,
+      nombre: sat.name,
+      cospar_id: sat.cospar_id,
+      regimen: sat.regime,
+      estado: sat.status,
+      inclinacion_deg: round(e.inclination_deg, 4),
+      periodo_min: round(e.period_min, 3),
+      apogeo_km: round(e.apogee_km, 1),
+      perigeo_km: round(e.perigee_km, 1),
+      excentricidad: e.eccentricity,
+      epoca_tle: e.epoch,
+      antiguedad_tle_dias: round(e.age_days, 2),
+    };
+    const text = lines(
+      `${sat.name} (NORAD ${sat.norad_id}, COSPAR ${sat.cospar_id}): ${sat.regime}, ${sat.status}. ` +
+        `Inclinación ${data.inclinacion_deg.toFixed(2)}°, periodo ${data.periodo_min.toFixed(1)} min, ` +
+        `apogeo ${Math.round(e.apogee_km)} km, perigeo ${Math.round(e.perigee_km)} km. ` +
+        `Elementos TLE de ${e.epoch} (${data.antiguedad_tle_dias.toFixed(1)} días).`,
+      staleElementsWarning(e.age_days),
+    );
+    return { text, data };
+  },
+});

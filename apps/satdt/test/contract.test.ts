@@ -1,0 +1,119 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectEmbedded, resourceText } from './helpers.js';
+
+let client: Client;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  ({ client, close } = await connectEmbedded());
+});
+afterAll(() => close());
+
+describe('satdt-mcp contract (CONTRACT.md)', () => {
+  it('offers exactly the four satellite tools', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['posicion_satelite', 'proximos_pases', 'satelite_info', 'telemetria_satelite'].sort(),
+    );
+  });
+
+  it('shows satelite_info exactly as the course quotes it', async () => {
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === 'satelite_info')!;
+    expect(tool.description).toBe(
+      'Datos de catálogo de un satélite. Úsala cuando necesites nombre, régimen orbital o estado operativo.',
+    );
+    expect(tool.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { norad_id: { type: 'integer' } },
+      required: ['norad_id'],
+    });
+    expect(tool.inputSchema.properties?.norad_id).toEqual({ type: 'integer' });
+  });
+
+  it('shows proximos_pases exactly as the course quotes it', async () => {
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === 'proximos_pases')!;
+    expect(tool.description?.startsWith('Ventanas de visibilidad futuras desde una estación.')).toBe(true);
+    const props = tool.inputSchema.properties as Record<string, unknown>;
+    expect(props.norad_id).toEqual({ type: 'integer' });
+    expect(props.estacion).toEqual({ type: 'string' });
+    expect(props.horas).toEqual({ type: 'integer', minimum: 1, maximum: 72 });
+    expect(tool.inputSchema.required).toEqual(['norad_id', 'estacion']);
+    expect(props.desde).toMatchObject({ type: 'string', format: 'date-time' });
+  });
+
+  it('declares title, annotations and outputSchema on every tool, all read-only', async () => {
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      expect(tool.title).toBeTruthy();
+      expect(tool.annotations).toMatchObject({
+        readOnlyHint: true,
+        destructiveHint: false,
+        openWorldHint: false,
+      });
+      expect(tool.outputSchema).toMatchObject({ type: 'object' });
+    }
+  });
+
+  it('keeps the tool surface identical to the committed snapshot', async () => {
+    const { tools } = await client.listTools();
+    await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot('./snapshots/tools.json');
+  });
+
+  it('offers the catalog resource and the satellite template', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toContain('satdt://catalogo');
+    expect(resources.filter((r) => r.uri.startsWith('satdt://satelites/')).length).toBeGreaterThanOrEqual(20);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['satdt://satelites/{norad_id}']);
+  });
+
+  it('reads the catalog: at least 20 real satellites, ISS among them', async () => {
+    const { contents } = await client.readResource({ uri: 'satdt://catalogo' });
+    const catalog = JSON.parse(resourceText({ contents })) as { satellites: Array<{ norad_id: number }> };
+    expect(catalog.satellites.length).toBeGreaterThanOrEqual(20);
+    expect(catalog.satellites.map((s) => s.norad_id)).toContain(25544);
+  });
+
+  it('reads one satellite with its TLE, and refuses an unknown one with -32002', async () => {
+    const { contents } = await client.readResource({ uri: 'satdt://satelites/25544' });
+    const sat = JSON.parse(resourceText({ contents })) as { name: string; tle: { line1: string } };
+    expect(sat.name).toBe('ISS (ZARYA)');
+    expect(sat.tle.line1).toMatch(/^1 25544U/);
+    await expect(client.readResource({ uri: 'satdt://satelites/99999' })).rejects.toMatchObject({
+      code: -32002,
+    });
+    await expect(client.readResource({ uri: 'satdt://satelites/abc' })).rejects.toMatchObject({
+      code: -32002,
+    });
+  });
+
+  it('completes norad_id in the template and the prompt arguments', async () => {
+    const template = await client.complete({
+      ref: { type: 'ref/resource', uri: 'satdt://satelites/{norad_id}' },
+      argument: { name: 'norad_id', value: '255' },
+    });
+    expect(template.completion.values).toContain('25544');
+    expect(template.completion.values.every((v) => v.startsWith('255'))).toBe(true);
+    const station = await client.complete({
+      ref: { type: 'ref/prompt', name: 'planificar_observacion' },
+      argument: { name: 'estacion', value: 'orbiteye-' },
+    });
+    expect(station.completion.values.sort()).toEqual(['orbiteye-cl', 'orbiteye-es', 'orbiteye-mx']);
+  });
+
+  it('offers the planificar_observacion prompt, which names the tools to use', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['planificar_observacion']);
+    expect(prompts[0]?.arguments?.map((a) => a.name).sort()).toEqual(['estacion', 'norad_id']);
+    const prompt = await client.getPrompt({
+      name: 'planificar_observacion',
+      arguments: { norad_id: '25544', estacion: 'orbiteye-mx' },
+    });
+    const text = (prompt.messages[0]!.content as { text: string }).text;
+    expect(text).toContain('25544');
+    expect(text).toContain('orbiteye-mx');
+    expect(text).toContain('proximos_pases');
+  });
+});

@@ -1,0 +1,29 @@
+import { Logger } from '@code-cluster/mcp-kit';
+import { inProcessTransport } from '@code-cluster/shared';
+import { SatdtClient } from '@code-cluster/shared/satdt';
+import { createSatdtSystem } from '@code-cluster/systems/satdt';
+import { connectInMemory } from '@code-cluster/testkit';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createServer } from '../src/server.js';
+
+/** Near the epochs of the shipped element sets (2026-06-23 … 06-28), where SGP4 is accurate. */
+export const PINNED = '2026-06-27T00:00:00.000Z';
+
+export const quietLogger = () => new Logger('satdt-mcp-test', 'emergency');
+
+/** satdt-mcp over the embedded twin, with the twin's clock pinned, connected to a real SDK client. */
+export async function connectEmbedded(protocolVersion?: string) {
+  const system = createSatdtSystem({ now: () => Date.parse(PINNED) });
+  const satdt = new SatdtClient(inProcessTransport(() => system.handler));
+  const server = createServer({ satdt }, { logger: quietLogger() });
+  return connectInMemory(server, protocolVersion ? { protocolVersion } : {});
+}
+
+export function textOf(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+/** The text of the first content of a resource read. */
+export function resourceText(result: { contents: Array<Record<string, unknown>> }): string {
+  return String(result.contents[0]?.text);
+}

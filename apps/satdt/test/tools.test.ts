@@ -1,0 +1,158 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectEmbedded, PINNED, resourceText, textOf } from './helpers.js';
+
+let client: Client;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  ({ client, close } = await connectEmbedded());
+});
+afterAll(() => close());
+
+const call = async (name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+describe('satelite_info', () => {
+  it('describes the ISS from its elements', async () => {
+    const result = await call('satelite_info', { norad_id: 25544 });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      norad_id: 25544,
+      nombre: 'ISS (ZARYA)',
+      cospar_id: '1998-067A',
+      regimen: 'LEO',
+      estado: 'operativo',
+    });
+    const data = result.structuredContent as {
+      inclinacion_deg: number;
+      periodo_min: number;
+      apogeo_km: number;
+    };
+    expect(data.inclinacion_deg).toBeCloseTo(51.6, 0);
+    expect(data.periodo_min).toBeGreaterThan(90);
+    expect(data.periodo_min).toBeLessThan(95);
+    expect(textOf(result)).toContain('ISS (ZARYA)');
+  });
+
+  it('reports retired satellites and non-LEO regimes', async () => {
+    const noaa15 = await call('satelite_info', { norad_id: 25338 });
+    expect(noaa15.structuredContent).toMatchObject({ nombre: 'NOAA 15', estado: 'retirado' });
+    const lageos = await call('satelite_info', { norad_id: 8820 });
+    expect(lageos.structuredContent).toMatchObject({ nombre: 'LAGEOS 1', regimen: 'MEO' });
+  });
+
+  it('answers an unknown satellite with a domain error the model can act on', async () => {
+    const result = await call('satelite_info', { norad_id: 99999 });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/No hay ningún satélite con NORAD 99999/);
+    expect(textOf(result)).toContain('satdt://catalogo');
+  });
+});
+
+describe('proximos_pases', () => {
+  it('lists the passes of the ISS over orbiteye-mx in the course format', async () => {
+    const result = await call('proximos_pases', {
+      norad_id: 25544,
+      estacion: 'orbiteye-mx',
+      horas: 24,
+      desde: PINNED,
+    });
+    expect(result.isError).toBeFalsy();
+    const data = result.structuredContent as {
+      visibilidad: string;
+      pases: Array<{ aos: string; tca: string; los: string; elevacion_max_deg: number; duracion_s: number }>;
+    };
+    expect(data.visibilidad).toBe('pases');
+    expect(data.pases.length).toBeGreaterThan(0);
+    for (const p of data.pases) {
+      expect(p.aos).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(Date.parse(p.aos)).toBeLessThanOrEqual(Date.parse(p.tca));
+      expect(Date.parse(p.tca)).toBeLessThanOrEqual(Date.parse(p.los));
+      expect(p.elevacion_max_deg).toBeGreaterThanOrEqual(10);
+      expect(p.duracion_s).toBeCloseTo((Date.parse(p.los) - Date.parse(p.aos)) / 1000, 1);
+    }
+    const first = textOf(result).split('\n')[0]!;
+    expect(first).toMatch(/^\d+ pases?: \d\d:\d\dZ \(elev \d+°\)(, \d\d:\d\dZ \(elev \d+°\))*$/);
+    expect(first.startsWith(`${data.pases.length} pase`)).toBe(true);
+  });
+
+  it('answers a geostationary satellite as always or never visible, not a pass list', async () => {
+    const catalog = await client.readResource({ uri: 'satdt://catalogo' });
+    const sats = JSON.parse(resourceText(catalog)).satellites as Array<{ norad_id: number; regime: string }>;
+    const geo = sats.find((s) => s.regime === 'GEO')!;
+    const result = await call('proximos_pases', {
+      norad_id: geo.norad_id,
+      estacion: 'orbiteye-es',
+      desde: PINNED,
+    });
+    const data = result.structuredContent as { visibilidad: string; pases: unknown[] };
+    expect(['siempre', 'nunca']).toContain(data.visibilidad);
+    expect(data.pases).toEqual([]);
+    expect(textOf(result)).toContain('geosíncrono');
+  });
+
+  it('answers an unknown station with a domain error listing the stations', async () => {
+    const result = await call('proximos_pases', { norad_id: 25544, estacion: 'orbiteye-ar', desde: PINNED });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("No existe la estación 'orbiteye-ar'");
+    expect(textOf(result)).toContain('orbiteye-mx');
+  });
+
+  it('rejects horas: 200 naming the argument, the bound and the value', async () => {
+    // The SDK client negotiates 2025-11-25, so the violation is an isError result (SEP-1303).
+    const result = await call('proximos_pases', { norad_id: 25544, estacion: 'orbiteye-mx', horas: 200 });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "Argumentos inválidos para 'proximos_pases': 'horas' debe ser ≤ 72; recibido: 200.",
+    );
+  });
+});
+
+describe('posicion_satelite', () => {
+  it('gives the sub-satellite point, altitude, speed and illumination', async () => {
+    const result = await call('posicion_satelite', { norad_id: 25544, instante: PINNED });
+    const data = result.structuredContent as Record<string, number | boolean | string>;
+    expect(data.instante).toBe(PINNED);
+    expect(Math.abs(data.latitud_deg as number)).toBeLessThanOrEqual(51.7);
+    expect(data.altitud_km).toBeGreaterThan(380);
+    expect(data.altitud_km).toBeLessThan(450);
+    expect(data.velocidad_km_s).toBeCloseTo(7.66, 1);
+    expect(typeof data.iluminado).toBe('boolean');
+  });
+
+  it('answers an unknown satellite with a domain error', async () => {
+    const result = await call('posicion_satelite', { norad_id: 12345 });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('NORAD 12345');
+  });
+});
+
+describe('telemetria_satelite', () => {
+  it('is consistent with the orbit: in eclipse the battery discharges', async () => {
+    let sawEclipse = false;
+    let sawSun = false;
+    for (let minute = 0; minute < 100 && !(sawEclipse && sawSun); minute += 5) {
+      const at = new Date(Date.parse(PINNED) + minute * 60_000).toISOString();
+      const result = await call('telemetria_satelite', { norad_id: 25544, instante: at });
+      const t = result.structuredContent as {
+        iluminado: boolean;
+        bateria: { carga_pct: number; cargando: boolean; corriente_a: number };
+      };
+      expect(t.bateria.carga_pct).toBeGreaterThanOrEqual(0);
+      expect(t.bateria.carga_pct).toBeLessThanOrEqual(100);
+      if (t.iluminado) sawSun = true;
+      else {
+        sawEclipse = true;
+        expect(t.bateria.cargando).toBe(false);
+        expect(t.bateria.corriente_a).toBeLessThan(0);
+      }
+    }
+    expect(sawEclipse && sawSun).toBe(true);
+  });
+
+  it('answers an unknown satellite with a domain error', async () => {
+    const result = await call('telemetria_satelite', { norad_id: 4 });
+    expect(result.isError).toBe(true);
+  });
+});

@@ -1,0 +1,52 @@
+// Public API of the satellite twin's domain: pure functions over TLE element sets, no I/O.
+export {
+  type Catalog,
+  type CatalogEntry,
+  cosparFromIntlDesignator,
+  loadCatalog,
+  type OperationalStatus,
+  operationalStatus,
+  parseTle,
+  parseTleText,
+  tleChecksum,
+} from './catalog.js';
+export {
+  classifyRegime,
+  elementSetAgeDays,
+  epochMs,
+  GEOSYNCHRONOUS_REV_PER_DAY,
+  isGeosynchronous,
+  meanMotionRevPerDay,
+  type OrbitalElements,
+  type OrbitalRegime,
+  orbitalElements,
+  WGS84_EQUATORIAL_RADIUS_KM,
+} from './elements.js';
+export {
+  findPasses,
+  findPassesForCatalog,
+  type LookAngles,
+  lookAngles,
+  type Pass,
+  type PassSearchResult,
+  type Station,
+} from './passes.js';
+export {
+  gmstRad,
+  julianDate,
+  PropagationError,
+  positionAt,
+  propagateTeme,
+  type SatellitePosition,
+  temeToEcf,
+  type Vec3,
+} from './propagate.js';
+export { EARTH_SHADOW_RADIUS_KM, isSunlit, type SunPosition, sunPosition } from './sun.js';
+export {
+  type PowerProfile,
+  powerProfile,
+  type Telemetry,
+  type TelemetrySubject,
+  type TwinMode,
+  telemetryAt,
+} from './telemetry.js';

@@ -1,0 +1,1 @@
+export { createSatdtSystem, type SatdtSystem, type SatdtSystemOptions } from './system.js';
