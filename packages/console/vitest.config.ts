@@ -1,3 +1,4 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
 import shared from '../../vitest.shared.js';
 
-export default shared;
+export default mergeConfig(shared, defineConfig({ test: { globalSetup: ['./test/global-setup.ts'] } }));

@@ -2,7 +2,7 @@ import { Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { SatdtClient } from '@code-cluster/shared/satdt';
 import { createSatdtSystem } from '@code-cluster/systems/satdt';
-import { connectInMemory } from '@code-cluster/testkit';
+import { connectInMemory } from '@code-cluster/testkit/in-memory';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from '../src/server.js';
 

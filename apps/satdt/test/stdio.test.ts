@@ -1,4 +1,5 @@
-import { describeProtocolRules, spawnServer } from '@code-cluster/testkit';
+import { spawnServer } from '@code-cluster/testkit';
+import { describeProtocolRules } from '@code-cluster/testkit/vitest';
 import { afterEach, describe, expect, it } from 'vitest';
 
 describeProtocolRules('satdt-mcp (built bin)', {

@@ -1,4 +1,5 @@
-import { describeProtocolRules, StdioPeer } from '@code-cluster/testkit';
+import { StdioPeer } from '@code-cluster/testkit';
+import { describeProtocolRules } from '@code-cluster/testkit/vitest';
 import { FIXTURE_BIN } from './global-setup.js';
 
 const spawnFixture = (args: string[] = []) => StdioPeer.spawn(process.execPath, [FIXTURE_BIN, ...args]);

@@ -1,4 +1,5 @@
-export { describeProtocolRules, type ProtocolSuiteOptions, type ToolCallSample } from './protocol-suite.js';
+// The raw stdio driver (the console uses it at run time). Shared vitest suites: ./vitest; SDK client in
+// the same process: ./in-memory.
 export { SERVER_APPS, type ServerApp, serverBin, spawnServer } from './servers.js';
 export {
   type PeerEvent,
@@ -7,4 +8,3 @@ export {
   StdioPeer,
   type WireMessage,
 } from './stdio-peer.js';
-export { type Connectable, connectInMemory } from './in-memory.js';

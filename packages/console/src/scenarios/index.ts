@@ -1,0 +1,9 @@
+import { courseSession } from './course-session.js';
+import type { Scenario } from './scenario.js';
+
+export { courseSession, PASSES_ARGS } from './course-session.js';
+export type { Scenario, ScenarioContext } from './scenario.js';
+
+/** Scripted scenarios by name; the default one replays the course's session. */
+export const SCENARIOS: Readonly<Record<string, Scenario>> = { [courseSession.name]: courseSession };
+export const DEFAULT_SCENARIO = courseSession;
