@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Bundles one MCP server app (run from its folder) into a single CommonJS file that plain `node` runs:
 // dist/<app>-mcp.cjs. One file, no node_modules at run time, fast to load (see BENCHMARKS.md).
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { build, context } from 'esbuild';
@@ -46,9 +47,26 @@ const options = {
 };
 
 if (watch) {
-  const ctx = await context(options);
+  // `pnpm --silent dev`: rebuild on every change and (re)start the server on this process's stdio. Not
+  // `node --watch`, which prints its own status lines on stdout and would corrupt the JSON-RPC stream.
+  const args = process.argv.slice(3).filter((a) => a !== '--watch');
+  let server;
+  const restart = {
+    name: 'restart-server',
+    setup(b) {
+      b.onEnd((result) => {
+        if (result.errors.length > 0) return;
+        server?.removeAllListeners('exit');
+        server?.kill('SIGTERM');
+        server = spawn(process.execPath, [options.outfile, ...args], { stdio: 'inherit' });
+        // The server ends when its client closes stdin; dev mode ends with it.
+        server.on('exit', (code) => process.exit(code ?? 0));
+        process.stderr.write(`[dev] started ${basename(options.outfile)}\n`);
+      });
+    },
+  };
+  const ctx = await context({ ...options, plugins: [...options.plugins, restart] });
   await ctx.watch();
-  process.stderr.write(`watching ${pkg.name}\n`);
 } else {
   const result = await build(options);
   const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cosparFromIntlDesignator, loadCatalog, operationalStatus, parseTle, tleChecksum } from './catalog.js';
+import {
+  cosparFromIntlDesignator,
+  loadCatalog,
+  operationalStatus,
+  parseTle,
+  tleChecksum,
+} from './catalog.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const text = readFileSync(join(here, '..', '..', '..', 'data', 'satdt', 'catalog.tle'), 'utf8');
@@ -71,7 +77,9 @@ describe('catalog', () => {
     expect(() => parseTle(ISS_NAME, ISS_2, ISS_1)).toThrow(/start with "1 "/);
     const otherId = withChecksum(ISS_2.replace('2 25544', '2 25545'));
     expect(() => parseTle(ISS_NAME, ISS_1, otherId)).toThrow(/NORAD ids differ/);
-    expect(() => loadCatalog([ISS_NAME, ISS_1, ISS_2, ISS_NAME, ISS_1, ISS_2].join('\n'))).toThrow(/appears twice/);
+    expect(() => loadCatalog([ISS_NAME, ISS_1, ISS_2, ISS_NAME, ISS_1, ISS_2].join('\n'))).toThrow(
+      /appears twice/,
+    );
     expect(() => loadCatalog([ISS_NAME, ISS_1].join('\n'))).toThrow(/multiple of 3/);
   });
 

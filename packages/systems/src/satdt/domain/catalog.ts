@@ -56,7 +56,9 @@ function checkElementLine(line: string, lineNo: 1 | 2, where: string): void {
   }
   const computed = tleChecksum(line);
   if (computed !== stated) {
-    throw new Error(`${where}: TLE line ${lineNo} checksum mismatch (line says ${stated}, computed ${computed})`);
+    throw new Error(
+      `${where}: TLE line ${lineNo} checksum mismatch (line says ${stated}, computed ${computed})`,
+    );
   }
 }
 
@@ -115,7 +117,9 @@ export function parseTleText(text: string): CatalogEntry[] {
     .map((l) => l.trimEnd())
     .filter((l) => l.trim() !== '');
   if (lines.length % 3 !== 0) {
-    throw new Error(`TLE text has ${lines.length} non-empty lines, expected a multiple of 3 (name, line 1, line 2)`);
+    throw new Error(
+      `TLE text has ${lines.length} non-empty lines, expected a multiple of 3 (name, line 1, line 2)`,
+    );
   }
   const entries: CatalogEntry[] = [];
   for (let i = 0; i < lines.length; i += 3) {

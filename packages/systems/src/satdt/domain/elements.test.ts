@@ -6,7 +6,9 @@ import { loadCatalog } from './catalog.js';
 import { classifyRegime, elementSetAgeDays, epochMs, orbitalElements } from './elements.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const catalog = loadCatalog(readFileSync(join(here, '..', '..', '..', 'data', 'satdt', 'catalog.tle'), 'utf8'));
+const catalog = loadCatalog(
+  readFileSync(join(here, '..', '..', '..', 'data', 'satdt', 'catalog.tle'), 'utf8'),
+);
 const satrec = (id: number) => catalog.get(id)!.satrec;
 
 describe('orbital elements', () => {

@@ -55,7 +55,11 @@ export function isGeosynchronous(meanMotion: number): boolean {
  * The usual rule, in this order: very eccentric orbits are HEO whatever their period; then
  * geosynchronous ones are GEO; then by apogee height.
  */
-export function classifyRegime(eccentricity: number, meanMotion: number, apogeeAltitudeKm: number): OrbitalRegime {
+export function classifyRegime(
+  eccentricity: number,
+  meanMotion: number,
+  apogeeAltitudeKm: number,
+): OrbitalRegime {
   if (eccentricity >= 0.25) return 'HEO';
   if (isGeosynchronous(meanMotion)) return 'GEO';
   if (apogeeAltitudeKm < 2000) return 'LEO';

@@ -165,7 +165,7 @@ class Geometry {
     this.rate = vUp / range - (up * rDotV) / (range * range * range);
     const rNorm = Math.sqrt(x * x + y * y + z * z);
     const cosPsi = (x * this.gx + y * this.gy + z * this.gz) / rNorm;
-    this.psi = Math.acos(cosPsi > 1 ? 1 : cosPsi < -1 ? -1 : cosPsi);
+    this.psi = Math.acos(Math.min(1, Math.max(-1, cosPsi)));
     // |r × v| / r² in the Earth-fixed frame: how fast the satellite moves across the station's sky.
     const hx = y * vz - z * vy;
     const hy = z * vx - x * vz;
@@ -176,7 +176,7 @@ class Geometry {
 
   elevationDeg(): number {
     const sinEl = (this.rx * this.ux + this.ry * this.uy + this.rz * this.uz) / this.range;
-    return Math.asin(sinEl > 1 ? 1 : sinEl < -1 ? -1 : sinEl) * RAD;
+    return Math.asin(Math.min(1, Math.max(-1, sinEl))) * RAD;
   }
 
   azimuthDeg(): number {
@@ -355,9 +355,9 @@ interface PassEvent {
  * motion, and jumps ahead over stretches where the central angle between satellite and station is
  * too large for the satellite to be above the mask (bounded by the fastest angular motion the orbit
  * allows). Between samples, a change of sign of the elevation against the mask is refined with
- * Brent's method; a change of sign of the elevation rate marks an extremum, refined the same way on
- * the analytic rate. That finds maxima (TCA), grazing passes that start and end between two samples,
- * and short dips below the mask inside a long pass.
+ * Brent's root finder; a change of sign of the analytic elevation rate brackets an extremum, refined
+ * with Brent's minimiser. That finds maxima (TCA), grazing passes that start and end between two
+ * samples, and short dips below the mask inside a long pass.
  *
  * Throws PropagationError if SGP4 fails anywhere in the window.
  */
@@ -374,7 +374,8 @@ export function findPasses(satrec: SatRec, station: Station, fromMs: number, toM
   // Fastest the central angle can change: perigee angular rate of the orbit plus the Earth's rotation.
   const rPerigee = a * Math.max(1 - e, 0.01);
   const psiRateMax =
-    (SKIP_RATE_MARGIN * Math.sqrt(SGP4_MU_KM3_S2 * a * (1 - e * e))) / (rPerigee * rPerigee) + EARTH_ROTATION_RAD_S;
+    (SKIP_RATE_MARGIN * Math.sqrt(SGP4_MU_KM3_S2 * a * (1 - e * e))) / (rPerigee * rPerigee) +
+    EARTH_ROTATION_RAD_S;
   // Largest central angle at which the satellite can be above the mask: triangle Earth centre –
   // station – satellite with the satellite at rMax and elevation mask − margin (the margin also covers
   // the ≤ 0.2° between the geodetic vertical and the geocentric direction of the station).

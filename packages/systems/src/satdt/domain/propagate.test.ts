@@ -8,7 +8,9 @@ import { epochMs } from './elements.js';
 import { gmstRad, julianDate, PropagationError, positionAt, propagateTeme } from './propagate.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const catalog = loadCatalog(readFileSync(join(here, '..', '..', '..', 'data', 'satdt', 'catalog.tle'), 'utf8'));
+const catalog = loadCatalog(
+  readFileSync(join(here, '..', '..', '..', 'data', 'satdt', 'catalog.tle'), 'utf8'),
+);
 const satrec = (id: number) => catalog.get(id)!.satrec;
 const T0 = Date.parse('2026-06-27T00:00:00Z');
 
@@ -41,11 +43,18 @@ describe('propagation', () => {
     expect(ours.v.z).toBe(direct.velocity.z);
     // 0.25 ms at 7.66 km/s is ~2 m: visibly different from the whole millisecond.
     const whole = propagateTeme(s, T0);
-    expect(Math.hypot(ours.r.x - whole.r.x, ours.r.y - whole.r.y, ours.r.z - whole.r.z)).toBeGreaterThan(0.0015);
+    expect(Math.hypot(ours.r.x - whole.r.x, ours.r.y - whole.r.y, ours.r.z - whole.r.z)).toBeGreaterThan(
+      0.0015,
+    );
   });
 
   it('computes GMST with the IAU-82 formula of satellite.js, on UTC', () => {
-    for (const t of [T0, T0 + 12_345_678.9, Date.parse('2030-01-01T06:00:00Z'), Date.parse('1999-12-31T23:59:59Z')]) {
+    for (const t of [
+      T0,
+      T0 + 12_345_678.9,
+      Date.parse('2030-01-01T06:00:00Z'),
+      Date.parse('1999-12-31T23:59:59Z'),
+    ]) {
       const diff = Math.abs(gmstRad(t) - gstime(julianDate(t)));
       expect(Math.min(diff, 2 * Math.PI - diff)).toBeLessThan(1e-8);
     }

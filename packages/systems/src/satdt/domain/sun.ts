@@ -25,7 +25,8 @@ export function sunPosition(tMs: number): SunPosition {
   const d = (tMs - J2000_MS) / MS_PER_DAY;
   const meanLongitudeDeg = 280.46 + 0.9856474 * d;
   const meanAnomaly = (357.528 + 0.9856003 * d) * DEG;
-  const eclipticLongitude = (meanLongitudeDeg + 1.915 * Math.sin(meanAnomaly) + 0.02 * Math.sin(2 * meanAnomaly)) * DEG;
+  const eclipticLongitude =
+    (meanLongitudeDeg + 1.915 * Math.sin(meanAnomaly) + 0.02 * Math.sin(2 * meanAnomaly)) * DEG;
   const obliquity = (23.439 - 0.0000004 * d) * DEG;
   const distanceAu = 1.00014 - 0.01671 * Math.cos(meanAnomaly) - 0.00014 * Math.cos(2 * meanAnomaly);
   const cosL = Math.cos(eclipticLongitude);

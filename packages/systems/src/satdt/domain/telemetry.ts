@@ -44,8 +44,13 @@ export interface PowerProfile {
   electronicsEclipseC: number;
 }
 
+const HISTORY_MS = 86_400_000;
 const STEP_MS = 60_000;
-const HISTORY_STEPS = 1440;
+/**
+ * Orbits SGP4 handles as deep space (periods ≥ 225 min) cost 2–5× more per call and have eclipses of
+ * tens of minutes at least: a 5-min step keeps them as cheap as a low orbit at 60 s.
+ */
+const DEEP_SPACE_STEP_MS = 300_000;
 const CHARGE_EFFICIENCY = 0.92;
 /** Charge acceptance in C (fraction of capacity per hour), and the top of charge where it tapers. */
 const MAX_CHARGE_RATE_C = 0.5;
@@ -53,7 +58,12 @@ const TAPER_FROM_SOC = 0.9;
 /** Float charge that keeps a full battery topped up in sunlight (C/200). */
 const TRICKLE_RATE_C = 0.005;
 /** Load scaling per mode: non-essential payloads and heaters are shed as the battery runs low. */
-const LOAD_FACTOR: Readonly<Record<TwinMode, number>> = { nominal: 1, ahorro: 0.6, seguro: 0.35, inactivo: 0.1 };
+const LOAD_FACTOR: Readonly<Record<TwinMode, number>> = {
+  nominal: 1,
+  ahorro: 0.6,
+  seguro: 0.35,
+  inactivo: 0.1,
+};
 /** First-order thermal time constants (min): thin panels follow the Sun fast, the battery slowly. */
 const TAU_PANEL_MIN = 8;
 const TAU_BATTERY_MIN = 90;
@@ -114,14 +124,16 @@ export interface TelemetrySubject {
 
 /**
  * The twin's state at `tMs`. Deterministic: the battery and temperatures are integrated over the
- * previous 24 h in 60 s steps on a grid of whole UTC minutes, from a fixed per-satellite state, with
- * the real orbit deciding sunlight and eclipse at each step. A day is long enough for the thermal lags
- * and most of the battery's memory to settle, short enough to stay cheap (~1.4 k SGP4 calls).
+ * previous 24 h in 60 s steps (5 min for deep-space orbits) on a fixed UTC grid, from a
+ * fixed per-satellite state, with the real orbit deciding sunlight and eclipse at each step. A day is
+ * long enough for the thermal lags and most of the battery's memory to settle, short enough to stay
+ * cheap (at most ~1.4 k SGP4 calls, 1–3 ms).
  */
 export function telemetryAt(subject: TelemetrySubject, tMs: number): Telemetry {
   const p = powerProfile(subject.noradId);
   const epoch = epochMs(subject.satrec);
-  const sunlitAt = (t: number): boolean => isSunlit(propagateTeme(subject.satrec, t, epoch).r, sunPosition(t).unit);
+  const sunlitAt = (t: number): boolean =>
+    isSunlit(propagateTeme(subject.satrec, t, epoch).r, sunPosition(t).unit);
 
   const panelMid = (p.panelSunC + p.panelEclipseC) / 2;
   const batteryMid = (p.batterySunC + p.batteryEclipseC) / 2;
@@ -139,18 +151,20 @@ export function telemetryAt(subject: TelemetrySubject, tMs: number): Telemetry {
     soc = Math.min(1, Math.max(0, soc));
     const dtMin = dtMs / 60_000;
     panel += ((sunlit ? p.panelSunC : p.panelEclipseC) - panel) * (1 - Math.exp(-dtMin / TAU_PANEL_MIN));
-    battery += ((sunlit ? p.batterySunC : p.batteryEclipseC) - battery) * (1 - Math.exp(-dtMin / TAU_BATTERY_MIN));
+    battery +=
+      ((sunlit ? p.batterySunC : p.batteryEclipseC) - battery) * (1 - Math.exp(-dtMin / TAU_BATTERY_MIN));
     electronics +=
       ((sunlit ? p.electronicsSunC : p.electronicsEclipseC) - electronics) *
       (1 - Math.exp(-dtMin / TAU_ELECTRONICS_MIN));
   };
 
-  const lastGrid = Math.floor(tMs / STEP_MS) * STEP_MS;
-  let t = lastGrid - HISTORY_STEPS * STEP_MS;
-  // Each step uses the illumination at its start: 60 s is short next to any eclipse.
+  const step = subject.satrec.method === 'd' ? DEEP_SPACE_STEP_MS : STEP_MS;
+  const lastGrid = Math.floor(tMs / step) * step;
+  let t = lastGrid - HISTORY_MS;
+  // Each step uses the illumination at its start: the step is short next to any eclipse.
   while (t < lastGrid) {
-    advance(sunlitAt(t), STEP_MS);
-    t += STEP_MS;
+    advance(sunlitAt(t), step);
+    t += step;
   }
   if (tMs > lastGrid) advance(sunlitAt(lastGrid), tMs - lastGrid);
 
