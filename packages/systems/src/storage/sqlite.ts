@@ -1,0 +1,133 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+
+/**
+ * The one SQLite seam of the systems: better-sqlite3 on Node 20, `node:sqlite` where the runtime has it
+ * (Claude Desktop's bundled Node 24, where a better-sqlite3 built for Node 20 cannot load). Handlers never
+ * touch a driver: each system keeps its SQL in one store module on top of this.
+ */
+export type SqlValue = string | number | bigint | null | Uint8Array;
+
+export interface SqlStatement {
+  run(...params: SqlValue[]): { changes: number; lastInsertRowid: number | bigint };
+  get<T = Record<string, unknown>>(...params: SqlValue[]): T | undefined;
+  all<T = Record<string, unknown>>(...params: SqlValue[]): T[];
+}
+
+export interface SqlDatabase {
+  readonly file: string;
+  readonly driver: 'node:sqlite' | 'better-sqlite3';
+  exec(sql: string): void;
+  prepare(sql: string): SqlStatement;
+  /** Runs `work` in one IMMEDIATE transaction: all of it is committed (durably) or none. */
+  transaction<T>(work: () => T): T;
+  close(): void;
+}
+
+export interface OpenOptions {
+  readonly?: boolean;
+  /** Schema migrations in order; `PRAGMA user_version` records how many have run. */
+  migrations?: readonly string[];
+  /** How long a writer waits for another process's lock, ms. */
+  busyTimeoutMs?: number;
+}
+
+const require = createRequire(import.meta.url);
+
+type NativeStatement = {
+  run(...p: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+  get(...p: unknown[]): unknown;
+  all(...p: unknown[]): unknown[];
+};
+type NativeDatabase = { exec(sql: string): unknown; prepare(sql: string): NativeStatement; close(): void };
+
+function openNative(file: string, readonly: boolean): { db: NativeDatabase; driver: SqlDatabase['driver'] } {
+  const builtin = loadBuiltin();
+  if (builtin) {
+    return {
+      db: new builtin.DatabaseSync(file, { readOnly: readonly }) as NativeDatabase,
+      driver: 'node:sqlite',
+    };
+  }
+  const BetterSqlite3 = require('better-sqlite3') as new (
+    f: string,
+    o: { readonly: boolean; fileMustExist: boolean },
+  ) => NativeDatabase;
+  return { db: new BetterSqlite3(file, { readonly, fileMustExist: readonly }), driver: 'better-sqlite3' };
+}
+
+function loadBuiltin(): { DatabaseSync: new (f: string, o: { readOnly: boolean }) => unknown } | undefined {
+  if (process.env.CODE_CLUSTER_SQLITE_DRIVER === 'better-sqlite3') return undefined;
+  try {
+    // Not an import: on Node 20 the module does not exist, and bundlers must not try to resolve it.
+    return process.getBuiltinModule?.('node:sqlite') as never;
+  } catch {
+    return undefined;
+  }
+}
+
+export function openDatabase(file: string, options: OpenOptions = {}): SqlDatabase {
+  if (file !== ':memory:' && !options.readonly) mkdirSync(dirname(file), { recursive: true });
+  const { db, driver } = openNative(file, options.readonly ?? false);
+  db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}`);
+  if (!options.readonly) {
+    // WAL lets several server processes read while one writes; FULL makes a commit survive power loss.
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA foreign_keys = ON');
+  }
+
+  let depth = 0;
+  const database: SqlDatabase = {
+    file,
+    driver,
+    exec: (sql) => {
+      db.exec(sql);
+    },
+    prepare(sql) {
+      const statement = db.prepare(sql);
+      return {
+        run: (...params) => {
+          const result = statement.run(...params);
+          return { changes: Number(result.changes), lastInsertRowid: result.lastInsertRowid };
+        },
+        get: <T>(...params: SqlValue[]) => (statement.get(...params) ?? undefined) as T | undefined,
+        all: <T>(...params: SqlValue[]) => statement.all(...params) as T[],
+      };
+    },
+    transaction(work) {
+      if (depth > 0) return work();
+      db.exec('BEGIN IMMEDIATE');
+      depth++;
+      try {
+        const result = work();
+        db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        db.exec('ROLLBACK');
+        throw error;
+      } finally {
+        depth--;
+      }
+    },
+    close: () => db.close(),
+  };
+  if (options.migrations && !options.readonly) migrate(database, options.migrations);
+  return database;
+}
+
+function migrate(db: SqlDatabase, migrations: readonly string[]): void {
+  db.transaction(() => {
+    const current = db.prepare('PRAGMA user_version').get<{ user_version: number }>()?.user_version ?? 0;
+    if (current > migrations.length) {
+      throw new Error(
+        `${db.file} has schema version ${current}, newer than this build knows (${migrations.length})`,
+      );
+    }
+    for (let version = current; version < migrations.length; version++) {
+      db.exec(migrations[version]!);
+      db.exec(`PRAGMA user_version = ${version + 1}`);
+    }
+  });
+}
