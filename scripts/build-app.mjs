@@ -43,6 +43,8 @@ const options = {
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
   metafile: true,
+  // Native addons cannot live in a bundle: the app declares them and they load from node_modules.
+  external: ['better-sqlite3'],
   plugins: [withoutSatelliteWasm],
 };
 

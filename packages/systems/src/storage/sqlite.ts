@@ -33,7 +33,10 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
-const require = createRequire(import.meta.url);
+/** CommonJS `require` in a bundled server, or one made for this module when running as ESM. */
+function load(id: string): unknown {
+  return (typeof require === 'function' ? require : createRequire(import.meta.url))(id);
+}
 
 type NativeStatement = {
   run(...p: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
@@ -50,7 +53,7 @@ function openNative(file: string, readonly: boolean): { db: NativeDatabase; driv
       driver: 'node:sqlite',
     };
   }
-  const BetterSqlite3 = require('better-sqlite3') as new (
+  const BetterSqlite3 = load('better-sqlite3') as new (
     f: string,
     o: { readonly: boolean; fileMustExist: boolean },
   ) => NativeDatabase;
