@@ -33,3 +33,4 @@ export { toJsonSchema } from './tools/json-schema.js';
 export { activeTools, DEFAULT_TOOL_TIMEOUT_MS, describeTool, registerTools } from './tools/register.js';
 export { describeArgumentIssues, formatArgumentIssues } from './tools/validation.js';
 export { DEFAULT_MAX_LINE_BYTES, StdioTransport } from './transport/stdio.js';
+export { renderToolsTable } from './docs.js';
