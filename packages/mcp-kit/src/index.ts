@@ -6,6 +6,7 @@ export {
   type OptionSpecs,
   parseConfig,
 } from './config.js';
+export { renderToolsTable } from './docs.js';
 export { LOG_LEVELS, Logger, type LogLevel, levelAtLeast } from './logging.js';
 export { DomainError, ErrorCodes, errorResponse, isDomainError, ProtocolError } from './protocol/errors.js';
 export { GuardedTransport } from './protocol/guard.js';
@@ -33,4 +34,3 @@ export { toJsonSchema } from './tools/json-schema.js';
 export { activeTools, DEFAULT_TOOL_TIMEOUT_MS, describeTool, registerTools } from './tools/register.js';
 export { describeArgumentIssues, formatArgumentIssues } from './tools/validation.js';
 export { DEFAULT_MAX_LINE_BYTES, StdioTransport } from './transport/stdio.js';
-export { renderToolsTable } from './docs.js';
