@@ -2,8 +2,9 @@
 // Bundles one MCP server app (run from its folder) into a single CommonJS file that plain `node` runs:
 // dist/<app>-mcp.cjs. One file, no node_modules at run time, fast to load (see BENCHMARKS.md).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { build, context } from 'esbuild';
 
 const appDir = process.cwd();
@@ -25,6 +26,22 @@ const withoutSatelliteWasm = {
   },
 };
 
+// zod's namespace re-exports its error messages in ~40 languages (a fifth of the bundle); the servers
+// speak Spanish through their own messages (mcp-kit's validation.ts) and use zod's English otherwise.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${'zod'}/v4/`) ? { path: resolve(args.resolveDir, '../locales/en.js'), namespace: 'zod-locales' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 const options = {
   entryPoints: [resolve(appDir, 'src/main.ts')],
   outfile: resolve(appDir, 'dist', `${binName}.cjs`),
@@ -39,13 +56,12 @@ const options = {
   keepNames: false,
   sourcemap: 'linked',
   legalComments: 'linked',
-  banner: { js: '#!/usr/bin/env node' },
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
   metafile: true,
   // Native addons cannot live in a bundle: the app declares them and they load from node_modules.
   external: ['better-sqlite3'],
-  plugins: [withoutSatelliteWasm],
+  plugins: [withoutSatelliteWasm, zodEnglishOnly],
 };
 
 if (watch) {
@@ -70,7 +86,20 @@ if (watch) {
   const ctx = await context({ ...options, plugins: [...options.plugins, restart] });
   await ctx.watch();
 } else {
-  const result = await build(options);
-  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
-  process.stderr.write(`built ${options.outfile} (${(bytes / 1024).toFixed(0)} KiB)\n`);
+  // Built in memory, then wrapped in the launcher: the bin stays one file that plain `node` runs.
+  const result = await build({ ...options, write: false, banner: undefined, sourcemap: 'external' });
+  for (const output of result.outputFiles) {
+    if (output.path !== options.outfile) {
+      writeFileSync(output.path, output.contents);
+      continue;
+    }
+    const program = output.text;
+    const launcher = readFileSync(new URL('./launcher.cjs', import.meta.url), 'utf8')
+      .replace("'__PROGRAM__'", () => JSON.stringify(program))
+      .replace('__PROGRAM_HASH__', createHash('sha256').update(program).digest('hex').slice(0, 16))
+      .replace('__NAME__', binName);
+    writeFileSync(options.outfile, `#!/usr/bin/env node\n${launcher}`);
+    chmodSync(options.outfile, 0o755);
+    process.stderr.write(`built ${options.outfile} (${(launcher.length / 1024).toFixed(0)} KiB)\n`);
+  }
 }

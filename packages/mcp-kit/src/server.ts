@@ -3,6 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, type LogLevel, levelAtLeast } from './logging.js';
 import { GuardedTransport } from './protocol/guard.js';
+import { LazyJsonSchemaValidator } from './protocol/lazy-validator.js';
 import { ProtocolSession } from './protocol/session.js';
 import type { AnyTool } from './tools/define.js';
 import { DEFAULT_TOOL_TIMEOUT_MS, registerTools } from './tools/register.js';
@@ -46,6 +47,7 @@ export function createKitServer<D>(definition: ServerDefinition<D>, options: Ser
     {
       instructions: definition.instructions,
       capabilities: { logging: {}, completions: {} },
+      jsonSchemaValidator: new LazyJsonSchemaValidator(),
     },
   );
 

@@ -123,7 +123,7 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
         }
         result.structuredContent = checked.data as Record<string, unknown>;
       }
-      logger.info('tool call', { tool: name, ms: elapsed(), outcome: 'ok' });
+      logger.debug('tool call', { tool: name, ms: elapsed(), outcome: 'ok' });
       return result;
     } catch (error) {
       if (extra.signal.aborted) {

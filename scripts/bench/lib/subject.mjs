@@ -1,0 +1,145 @@
+// One spawned MCP stdio server driven with raw JSON-RPC lines: requests matched to responses by id,
+// timestamps taken in this process with performance.now().
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const PROTOCOL_VERSION = '2025-06-18';
+
+export const INITIALIZE = {
+  protocolVersion: PROTOCOL_VERSION,
+  capabilities: {},
+  clientInfo: { name: 'code-cluster-bench', version: '0.0.0' },
+};
+
+export class Subject {
+  /**
+   * @param {{ name: string, command: string, args: string[], cwd?: string }} spec
+   */
+  constructor(spec) {
+    this.spec = spec;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.buffer = '';
+    this.firstByteAt = undefined;
+    this.exited = false;
+    this.startedAt = performance.now();
+    this.child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      // No inherited NODE_OPTIONS or MCP_* settings: each subject runs with its defaults.
+      env: cleanEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.exit = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => {
+        this.exited = true;
+        for (const { reject } of this.pending.values()) {
+          reject(new Error(`${spec.name} exited (code ${code}, signal ${signal}) with requests pending`));
+        }
+        this.pending.clear();
+        resolve({ code, signal });
+      });
+    });
+    this.child.stdin.on('error', () => {
+      // EPIPE when a subject dies early; the exit handler reports it.
+    });
+    this.stderr = '';
+    this.child.stderr.setEncoding('utf8');
+    this.child.stderr.on('data', (text) => {
+      // Drained so a chatty server never blocks on a full pipe; only the tail is kept for error reports.
+      this.stderr = (this.stderr + text).slice(-4000);
+    });
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (text) => this.onData(text));
+  }
+
+  get pid() {
+    return this.child.pid;
+  }
+
+  onData(text) {
+    this.firstByteAt ??= performance.now();
+    this.buffer += text;
+    let newline = this.buffer.indexOf('\n');
+    while (newline !== -1) {
+      const line = this.buffer.slice(0, newline);
+      this.buffer = this.buffer.slice(newline + 1);
+      newline = this.buffer.indexOf('\n');
+      if (line.trim() === '') continue;
+      let message;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        this.fail(new Error(`${this.spec.name} wrote a line that is not JSON: ${line.slice(0, 200)}`));
+        continue;
+      }
+      const waiter = message.id === undefined ? undefined : this.pending.get(message.id);
+      if (!waiter) continue; // a notification or an unsolicited message
+      this.pending.delete(message.id);
+      if (message.error) {
+        waiter.reject(
+          new Error(`${this.spec.name}: ${waiter.method} failed: ${JSON.stringify(message.error)}`),
+        );
+      } else waiter.resolve(message.result);
+    }
+  }
+
+  fail(error) {
+    for (const { reject } of this.pending.values()) reject(error);
+    this.pending.clear();
+  }
+
+  /** Sends a request; resolves with its result. */
+  request(method, params) {
+    const id = this.nextId++;
+    const line = `${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, method });
+      this.child.stdin.write(line);
+    });
+  }
+
+  notify(method, params) {
+    this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method, params })}\n`);
+  }
+
+  /** initialize + notifications/initialized. */
+  async initialize() {
+    const result = await this.request('initialize', INITIALIZE);
+    this.notify('notifications/initialized');
+    return result;
+  }
+
+  callTool(name, args) {
+    return this.request('tools/call', { name, arguments: args });
+  }
+
+  /** VmRSS of the process in bytes, from /proc/<pid>/status. */
+  rssBytes() {
+    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    if (!match) throw new Error(`no VmRSS for ${this.spec.name} (pid ${this.pid})`);
+    return Number(match[1]) * 1024;
+  }
+
+  /** Closes stdin (the clean way to end a stdio server); kills it if it is still there after a grace. */
+  async stop(graceMs = 3000) {
+    if (this.exited) return this.exit;
+    this.child.stdin.end();
+    const exited = await Promise.race([this.exit.then(() => true), sleep(graceMs).then(() => false)]);
+    if (!exited) {
+      this.child.kill('SIGKILL');
+      await this.exit;
+    }
+    return this.exit;
+  }
+}
+
+function cleanEnv() {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  for (const key of Object.keys(env)) {
+    if (key.startsWith('MCP_') || key.startsWith('SATDT_') || key.startsWith('npm_')) delete env[key];
+  }
+  return env;
+}
