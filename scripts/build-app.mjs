@@ -93,7 +93,7 @@ if (watch) {
       writeFileSync(output.path, output.contents);
       continue;
     }
-    const program = output.text;
+    const program = `(function (exports, require, module, __filename, __dirname) {${output.text}\n})`;
     const launcher = readFileSync(new URL('./launcher.cjs', import.meta.url), 'utf8')
       .replace("'__PROGRAM__'", () => JSON.stringify(program))
       .replace('__PROGRAM_HASH__', createHash('sha256').update(program).digest('hex').slice(0, 16))
