@@ -22,18 +22,24 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Parses one line of text; an unparseable one is -32700 with id null. */
-export function classifyLine(line: string): Incoming {
-  let value: unknown;
+/** Parses one line of text: the value, or the -32700 (id null) answer to a line that is not JSON. */
+export function parseLine(
+  line: string,
+): { ok: true; value: unknown } | { ok: false; reply: JsonRpcErrorResponse } {
   try {
-    value = JSON.parse(line);
+    return { ok: true, value: JSON.parse(line) };
   } catch {
-    return invalid(
-      errorResponse(null, ErrorCodes.ParseError, 'Parse error: the line is not valid JSON'),
-      'parse',
-    );
+    return {
+      ok: false,
+      reply: errorResponse(null, ErrorCodes.ParseError, 'Parse error: the line is not valid JSON'),
+    };
   }
-  return classifyMessage(value);
+}
+
+/** Parses and classifies one line of a transcript or a stream. */
+export function classifyLine(line: string): Incoming {
+  const parsed = parseLine(line);
+  return parsed.ok ? classifyMessage(parsed.value) : invalid(parsed.reply, 'parse');
 }
 
 export function classifyMessage(value: unknown): Incoming {

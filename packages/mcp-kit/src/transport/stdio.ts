@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCodes, errorResponse } from '../protocol/errors.js';
+import { parseLine } from '../protocol/messages.js';
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
@@ -112,14 +113,9 @@ export class StdioTransport implements Transport {
     this.chunks = [];
     this.buffered = 0;
     if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      this.answer(errorResponse(null, ErrorCodes.ParseError, 'Parse error: the line is not valid JSON'));
-      return;
-    }
-    this.onmessage?.(value as JSONRPCMessage);
+    const parsed = parseLine(line);
+    if (parsed.ok) this.onmessage?.(parsed.value as JSONRPCMessage);
+    else this.answer(parsed.reply);
   }
 
   private answer(message: ReturnType<typeof errorResponse>): void {
