@@ -32,7 +32,9 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${'zod'}/v4/`) ? { path: resolve(args.resolveDir, '../locales/en.js'), namespace: 'zod-locales' } : undefined,
+      args.importer.includes(`${'zod'}/v4/`)
+        ? { path: resolve(args.resolveDir, '../locales/en.js'), namespace: 'zod-locales' }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
       contents: `export { default as en } from ${JSON.stringify(args.path)};`,

@@ -56,4 +56,10 @@ if (file && (cachedData === undefined || script.cachedDataRejected)) {
 }
 
 const programModule = { exports: {} };
-script.runInThisContext()(programModule.exports, createRequire(__filename), programModule, __filename, __dirname);
+script.runInThisContext()(
+  programModule.exports,
+  createRequire(__filename),
+  programModule,
+  __filename,
+  __dirname,
+);

@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RestClient, SystemError } from '../src/index.js';
 import { httpTransport } from '../src/http.js';
+import { RestClient, SystemError } from '../src/index.js';
 import { inProcessTransport } from '../src/rest/in-process.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -35,7 +35,10 @@ const json = (res: ServerResponse, status: number, body: unknown, type = 'applic
 };
 const Thing = z.object({ id: z.number(), name: z.string() });
 const client = (baseUrl: string, token?: string) =>
-  new RestClient(httpTransport({ baseUrl, ...(token ? { token } : {}) }), { systemName: 'sistema de prueba', backoffMs: 5 });
+  new RestClient(httpTransport({ baseUrl, ...(token ? { token } : {}) }), {
+    systemName: 'sistema de prueba',
+    backoffMs: 5,
+  });
 
 describe('RestClient over undici', () => {
   it('returns the zod-checked body of a 2xx, sending the bearer token and the query', async () => {
@@ -44,7 +47,10 @@ describe('RestClient over undici', () => {
       seen = req;
       json(res, 200, { id: 7, name: 'antena', extra: true });
     });
-    const thing = await client(`${url}/api`, 's3cret').get('/things/7', Thing, { full: true, skip: undefined });
+    const thing = await client(`${url}/api`, 's3cret').get('/things/7', Thing, {
+      full: true,
+      skip: undefined,
+    });
     expect(thing).toEqual({ id: 7, name: 'antena' });
     expect(seen?.url).toBe('/api/things/7?full=true');
     expect(seen?.headers.authorization).toBe('Bearer s3cret');
@@ -52,11 +58,23 @@ describe('RestClient over undici', () => {
 
   it('turns an RFC 9457 problem into a domain error quoting its detail', async () => {
     const url = await serve((_req, res) =>
-      json(res, 409, { type: 'about:blank', title: 'Conflict', status: 409, detail: 'La estación está en mantenimiento' }, 'application/problem+json'),
+      json(
+        res,
+        409,
+        { type: 'about:blank', title: 'Conflict', status: 409, detail: 'La estación está en mantenimiento' },
+        'application/problem+json',
+      ),
     );
-    const error = await client(url).get('/x', Thing).catch((e: unknown) => e);
+    const error = await client(url)
+      .get('/x', Thing)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SystemError);
-    expect(error).toMatchObject({ kind: 'problem', status: 409, domain: true, message: 'La estación está en mantenimiento' });
+    expect(error).toMatchObject({
+      kind: 'problem',
+      status: 409,
+      domain: true,
+      message: 'La estación está en mantenimiento',
+    });
   });
 
   it('retries a GET that fails with 5xx, with backoff, and succeeds', async () => {
@@ -76,7 +94,9 @@ describe('RestClient over undici', () => {
       attempts++;
       json(res, 500, { title: 'boom', status: 500 });
     });
-    const error = await client(url).get('/x', Thing).catch((e: unknown) => e);
+    const error = await client(url)
+      .get('/x', Thing)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'unavailable', domain: true });
     expect((error as Error).message).toContain('sistema de prueba no está disponible');
     expect(attempts).toBe(3);
@@ -88,7 +108,9 @@ describe('RestClient over undici', () => {
       attempts++;
       json(res, 502, { title: 'bad gateway', status: 502 });
     });
-    await expect(client(url).call({ method: 'POST', path: '/x', body: { a: 1 } }, Thing)).rejects.toMatchObject({
+    await expect(
+      client(url).call({ method: 'POST', path: '/x', body: { a: 1 } }, Thing),
+    ).rejects.toMatchObject({
       kind: 'unavailable',
     });
     expect(attempts).toBe(1);
@@ -131,7 +153,10 @@ describe('RestClient in process', () => {
       return async (request) => ({
         status: 200,
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ id: Number(request.query.get('id')), name: `${request.method} ${request.path} ${request.body}` }),
+        body: JSON.stringify({
+          id: Number(request.query.get('id')),
+          name: `${request.method} ${request.path} ${request.body}`,
+        }),
       });
     });
     const rest = new RestClient(transport, { systemName: 'embebido' });
