@@ -3,7 +3,7 @@
 // dist/<app>-mcp.cjs. One file, no node_modules at run time, fast to load (see BENCHMARKS.md).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { build, context } from 'esbuild';
 
@@ -89,7 +89,8 @@ if (watch) {
   await ctx.watch();
 } else {
   // Built in memory, then wrapped in the launcher: the bin stays one file that plain `node` runs.
-  const result = await build({ ...options, write: false, banner: undefined, sourcemap: 'external' });
+  const result = await build({ ...options, write: false, sourcemap: 'external' });
+  mkdirSync(dirname(options.outfile), { recursive: true });
   for (const output of result.outputFiles) {
     if (output.path !== options.outfile) {
       writeFileSync(output.path, output.contents);

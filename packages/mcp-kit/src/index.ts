@@ -23,6 +23,13 @@ export { RESOURCE_NOT_FOUND, readJsonResource } from './resources.js';
 export { type CommonConfig, commonOptions, runStdioServer, type ServerApp } from './run.js';
 export { createKitServer, type KitServer, type ServerDefinition, type ServerOptions } from './server.js';
 export {
+  MAX_SUBSCRIPTIONS_PER_SESSION,
+  type ResourceSubscriptions,
+  registerSubscriptions,
+  type StopWatching,
+  type SubscriptionRegistry,
+} from './subscriptions.js';
+export {
   type AnyTool,
   defineTool,
   type ToolAnnotations,

@@ -5,6 +5,7 @@ import { type Logger, type LogLevel, levelAtLeast } from './logging.js';
 import { GuardedTransport } from './protocol/guard.js';
 import { LazyJsonSchemaValidator } from './protocol/lazy-validator.js';
 import { ProtocolSession } from './protocol/session.js';
+import { type ResourceSubscriptions, registerSubscriptions } from './subscriptions.js';
 import type { AnyTool } from './tools/define.js';
 import { DEFAULT_TOOL_TIMEOUT_MS, registerTools } from './tools/register.js';
 
@@ -19,6 +20,8 @@ export interface ServerDefinition<D> {
   resources?: (server: McpServer, deps: D) => void;
   /** Registers prompts (with completions for their arguments). */
   prompts?: (server: McpServer, deps: D) => void;
+  /** Resources a client may subscribe to (`resources/subscribe`); the kit notifies each subscribed session. */
+  subscriptions?: (deps: D) => ResourceSubscriptions;
 }
 
 export interface ServerOptions<D> {
@@ -61,6 +64,8 @@ export function createKitServer<D>(definition: ServerDefinition<D>, options: Ser
   });
   definition.resources?.(server, options.deps);
   definition.prompts?.(server, options.deps);
+  if (definition.subscriptions)
+    registerSubscriptions(server, definition.subscriptions(options.deps), options.logger);
   forwardLogsToClient(server, session, options.logger);
 
   return {

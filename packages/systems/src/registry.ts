@@ -11,6 +11,18 @@ export const SYSTEMS = {
     defaultPort: 7401,
     create: async () => (await import('./satdt/index.js')).createSatdtSystem().handler,
   },
+  groundstation: {
+    defaultPort: 7402,
+    // Operator actions need GROUNDSTATION_OPERATOR_TOKEN; without it the system refuses them all.
+    create: async () =>
+      (await import('./groundstation/index.js')).createGroundstationSystem({
+        operatorToken: process.env.GROUNDSTATION_OPERATOR_TOKEN || undefined,
+      }).handler,
+  },
+  hub: {
+    defaultPort: 7403,
+    create: async () => (await import('./hub/index.js')).createHubSystem().handler,
+  },
 } satisfies Record<string, SystemEntry>;
 
 export type SystemName = keyof typeof SYSTEMS;

@@ -1,0 +1,35 @@
+import { createKitServer, type KitServer, type Logger, type ServerDefinition } from '@code-cluster/mcp-kit';
+import type { GroundstationDeps, Scope } from './deps.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
+import { toolsFor } from './tools/index.js';
+import { VERSION } from './version.js';
+
+/** The server as data; its tools depend on the scope (operator tools only in `operador`). */
+export function groundstationServer(scope: Scope): ServerDefinition<GroundstationDeps> {
+  return {
+    name: 'groundstation-mcp',
+    title: 'Estaciones terrenas (CO.DE)',
+    version: VERSION,
+    instructions:
+      'Servidor de las estaciones terrenas OrbitEye de CO.DE Academy (orbiteye-mx, orbiteye-cl, ' +
+      'orbiteye-es): estado y salud de cada estación, agenda de contactos con satélites y mantenimiento. ' +
+      'Para reservar un pase: obtén AOS y LOS con proximos_pases (servidor satdt-mcp), comprueba la estación ' +
+      'con estado_estacion y reserva con agendar_contacto. Horas en ISO-8601 UTC.' +
+      (scope === 'operador' ? ' Alcance de operador: programar_mantenimiento está disponible.' : ''),
+    tools: toolsFor(scope),
+    resources: registerResources,
+    prompts: registerPrompts,
+  };
+}
+
+export interface CreateServerOptions {
+  logger: Logger;
+  readOnly?: boolean;
+  toolTimeoutMs?: number;
+}
+
+/** Builds groundstation-mcp around its dependencies; no side effects until `connect`. */
+export function createServer(deps: GroundstationDeps, options: CreateServerOptions): KitServer {
+  return createKitServer(groundstationServer(deps.scope), { deps, ...options });
+}

@@ -1,0 +1,42 @@
+import { DomainError, defineTool } from '@code-cluster/mcp-kit';
+import { z } from 'zod';
+import type { GroundstationToolContext } from '../deps.js';
+import { estacionArg, instanteArg, mantenimiento, mantenimientoSchema } from '../format.js';
+
+/** Operator only: registered only when the server runs with `--scope operador`, refused otherwise. */
+export const programarMantenimiento = defineTool({
+  name: 'programar_mantenimiento',
+  title: 'Programar mantenimiento (operador)',
+  description:
+    'Herramienta de operador: programa una ventana de mantenimiento en una estación; durante ella no se ' +
+    'admiten contactos. Úsala solo cuando un operador pida parar una estación. Falla si la ventana se solapa ' +
+    'con contactos agendados (cancélalos antes) o con otro mantenimiento. En una estación con mantenimiento ' +
+    'de referencia (orbiteye-cl), el plan del operador lo sustituye.',
+  input: z.strictObject({
+    estacion: estacionArg,
+    inicio: instanteArg('Inicio del mantenimiento'),
+    fin: instanteArg('Fin del mantenimiento, futuro y como mucho 90 días después del inicio'),
+    motivo: z.string().min(3).max(500).describe('Motivo, tal como lo verán quienes intenten agendar'),
+  }),
+  output: mantenimientoSchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler({ estacion, inicio, fin, motivo }, { deps, signal }: GroundstationToolContext) {
+    if (deps.scope !== 'operador') {
+      // Second wall: the tool is not registered outside operator scope, and refuses if reached anyway.
+      throw new DomainError(
+        'programar_mantenimiento es una herramienta de operador y este servidor funciona con alcance ' +
+          "'consulta'. Pide a un operador que programe el mantenimiento.",
+      );
+    }
+    const window = await deps.groundstation.programMaintenance(
+      estacion,
+      { start: inicio, end: fin, reason: motivo },
+      signal,
+    );
+    const data = mantenimiento(window);
+    const text =
+      `Mantenimiento ${data.mantenimiento_id} programado en ${data.estacion} del ${data.inicio} al ${data.fin}: ` +
+      `${data.motivo}. Durante esa ventana la estación no admite contactos.`;
+    return { text, data };
+  },
+});

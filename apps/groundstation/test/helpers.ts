@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@code-cluster/mcp-kit';
+import { inProcessTransport } from '@code-cluster/shared';
+import { GroundstationClient } from '@code-cluster/shared/groundstation';
+import { createGroundstationSystem } from '@code-cluster/systems/groundstation';
+import { type SpawnOptions, spawnServer } from '@code-cluster/testkit';
+import { connectInMemory } from '@code-cluster/testkit/in-memory';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Scope } from '../src/deps.js';
+import { createServer } from '../src/server.js';
+
+/** The embedded system's clock in in-process tests. */
+export const PINNED = '2026-06-27T10:30:00.000Z';
+export const OPERATOR_TOKEN = 'operator-token-for-tests';
+
+/** ISO-8601 UTC, `minutes` after `from` (the pinned clock by default). */
+export function after(minutes: number, from = Date.parse(PINNED)): string {
+  return new Date(from + minutes * 60_000).toISOString();
+}
+
+export const quietLogger = () => new Logger('groundstation-mcp-test', 'emergency');
+
+export interface EmbeddedOptions {
+  scope?: Scope;
+  readOnly?: boolean;
+  protocolVersion?: string;
+}
+
+/** groundstation-mcp over an embedded system (in-memory SQLite, pinned clock), with a real SDK client. */
+export async function connectEmbedded(options: EmbeddedOptions = {}) {
+  const system = createGroundstationSystem({
+    file: ':memory:',
+    now: () => Date.parse(PINNED),
+    operatorToken: OPERATOR_TOKEN,
+  });
+  const scope = options.scope ?? 'consulta';
+  const groundstation = new GroundstationClient(
+    inProcessTransport(() => system.handler),
+    scope === 'operador' ? { operatorToken: OPERATOR_TOKEN } : {},
+  );
+  const server = createServer(
+    { groundstation, scope },
+    { logger: quietLogger(), ...(options.readOnly ? { readOnly: true } : {}) },
+  );
+  const connection = await connectInMemory(
+    server,
+    options.protocolVersion ? { protocolVersion: options.protocolVersion } : {},
+  );
+  return {
+    ...connection,
+    close: async () => {
+      await connection.close();
+      system.close();
+    },
+  };
+}
+
+export function textOf(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+/** The text of the first content of a resource read. */
+export function resourceText(result: { contents: Array<Record<string, unknown>> }): string {
+  return String(result.contents[0]?.text);
+}
+
+/** A fresh data dir per test: spawned servers must never touch the user's real one. */
+export function tempDataDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'groundstation-mcp-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Spawns the built bin with CODE_CLUSTER_DATA_DIR set to `dataDir`, plus extra environment. */
+export function spawnGroundstation(
+  dataDir: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  options: SpawnOptions = {},
+) {
+  const clean = { ...process.env };
+  for (const key of Object.keys(clean)) if (key.startsWith('GROUNDSTATION_')) delete clean[key];
+  return spawnServer('groundstation', args, {
+    ...options,
+    env: { ...clean, CODE_CLUSTER_DATA_DIR: dataDir, ...env },
+  });
+}

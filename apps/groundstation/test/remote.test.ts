@@ -1,0 +1,182 @@
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type RunningService, serveHttp } from '@code-cluster/systems';
+import { createGroundstationSystem, type GroundstationSystem } from '@code-cluster/systems/groundstation';
+import type { StdioPeer } from '@code-cluster/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { spawnGroundstation, tempDataDir } from './helpers.js';
+
+const TOKEN = 'groundstation-test-token';
+const OPERATOR_TOKEN = 'groundstation-operator-token';
+const data = tempDataDir();
+let system: GroundstationSystem;
+let service: RunningService;
+const peers: StdioPeer[] = [];
+
+function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: string[] = []): StdioPeer {
+  const peer = spawnGroundstation(data.dir, args, {
+    GROUNDSTATION_API_URL: url,
+    GROUNDSTATION_API_TOKEN: TOKEN,
+    ...extraEnv,
+  });
+  peers.push(peer);
+  return peer;
+}
+
+const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+const textOf = (m: { result?: unknown }) =>
+  (m.result as { content: Array<{ text: string }> }).content.map((c) => c.text).join('\n');
+const isError = (m: { result?: unknown }) => (m.result as { isError?: boolean }).isError === true;
+
+beforeAll(async () => {
+  system = createGroundstationSystem({
+    file: join(data.dir, 'remote-system.db'),
+    operatorToken: OPERATOR_TOKEN,
+  });
+  service = await serveHttp(system.handler, { token: TOKEN });
+});
+afterAll(async () => {
+  await service.close();
+  system.close();
+  data.remove();
+});
+afterEach(async () => {
+  for (const peer of peers.splice(0)) {
+    expect(peer.invalidStdoutLines).toEqual([]);
+    if (peer.child.exitCode === null) await peer.kill('SIGKILL');
+  }
+});
+
+describe('groundstation-mcp against the ground station system over real loopback HTTP', () => {
+  it('serves every tool from the remote system', async () => {
+    const peer = spawnRemote(service.url);
+    await peer.initialize();
+    const list = await peer.request('tools/call', { name: 'listar_estaciones', arguments: {} });
+    expect(textOf(list)).toMatch(/^3 estaciones:/);
+    const state = await peer.request('tools/call', {
+      name: 'estado_estacion',
+      arguments: { estacion: 'orbiteye-es' },
+    });
+    expect(isError(state)).toBe(false);
+    const booked = await peer.request('tools/call', {
+      name: 'agendar_contacto',
+      arguments: { estacion: 'orbiteye-es', norad_id: 25544, inicio: inHours(5), fin: inHours(5.2) },
+    });
+    const id = (booked.result as { structuredContent: { contacto_id: string } }).structuredContent
+      .contacto_id;
+    // The booking lives in the remote system's store, not in the server's data dir.
+    expect(system.store.getContact(id)?.status).toBe('programado');
+    const agenda = await peer.request('tools/call', {
+      name: 'agenda_estacion',
+      arguments: { estacion: 'orbiteye-es', horas: 6 },
+    });
+    expect(textOf(agenda)).toContain(id);
+    const cancelled = await peer.request('tools/call', {
+      name: 'cancelar_contacto',
+      arguments: { contacto_id: id },
+    });
+    expect(isError(cancelled)).toBe(false);
+    expect(system.store.getContact(id)?.status).toBe('cancelado');
+  });
+
+  it('turns the 409 of a station in maintenance into a domain error quoting its detail', async () => {
+    const peer = spawnRemote(service.url);
+    await peer.initialize();
+    const response = await peer.request('tools/call', {
+      name: 'agendar_contacto',
+      arguments: { estacion: 'orbiteye-cl', norad_id: 25544, inicio: inHours(1), fin: inHours(1.1) },
+    });
+    expect(isError(response)).toBe(true);
+    expect(textOf(response)).toMatch(/^La estación orbiteye-cl está en mantenimiento del /);
+  });
+
+  it("programs maintenance with the server's own operator credential, and only with a valid one", async () => {
+    const operator = spawnRemote(service.url, { GROUNDSTATION_OPERATOR_TOKEN: OPERATOR_TOKEN }, [
+      '--scope',
+      'operador',
+    ]);
+    await operator.initialize();
+    const ok = await operator.request('tools/call', {
+      name: 'programar_mantenimiento',
+      arguments: { estacion: 'orbiteye-mx', inicio: inHours(100), fin: inHours(102), motivo: 'Calibración' },
+    });
+    expect(isError(ok)).toBe(false);
+
+    const forged = spawnRemote(service.url, { GROUNDSTATION_OPERATOR_TOKEN: 'guess' }, [
+      '--scope',
+      'operador',
+    ]);
+    await forged.initialize();
+    const refused = await forged.request('tools/call', {
+      name: 'programar_mantenimiento',
+      arguments: { estacion: 'orbiteye-mx', inicio: inHours(110), fin: inHours(112), motivo: 'Calibración' },
+    });
+    expect(isError(refused)).toBe(true);
+    expect(textOf(refused)).toContain('credencial de operador');
+
+    // Outside operator scope the configured credential is not used: the tool does not even exist.
+    const consult = spawnRemote(service.url, { GROUNDSTATION_OPERATOR_TOKEN: OPERATOR_TOKEN });
+    await consult.initialize();
+    const missing = await consult.request('tools/call', {
+      name: 'programar_mantenimiento',
+      arguments: { estacion: 'orbiteye-mx', inicio: inHours(120), fin: inHours(122), motivo: 'Calibración' },
+    });
+    expect(missing.error?.code).toBe(-32602);
+  });
+
+  it('reports a refused system credential as a domain error, never a crash', async () => {
+    const peer = spawnRemote(service.url, { GROUNDSTATION_API_TOKEN: 'wrong' });
+    await peer.initialize();
+    const response = await peer.request('tools/call', { name: 'listar_estaciones', arguments: {} });
+    expect(isError(response)).toBe(true);
+    expect(textOf(response)).toContain('token');
+  });
+
+  it('reports a system that is down as unavailable, within the timeout', async () => {
+    const closed = await serveHttp(async () => ({ status: 200, headers: {}, body: '{}' }));
+    const url = closed.url;
+    await closed.close();
+    const peer = spawnRemote(url);
+    await peer.initialize();
+    const started = performance.now();
+    const response = await peer.request('tools/call', {
+      name: 'estado_estacion',
+      arguments: { estacion: 'orbiteye-mx' },
+    });
+    expect(isError(response)).toBe(true);
+    expect(textOf(response)).toContain('no está disponible');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('times out a slow system and aborts the upstream request', async () => {
+    let upstreamAborted = false;
+    const slow = await serveHttp(async (request) => {
+      request.signal?.addEventListener('abort', () => {
+        upstreamAborted = true;
+      });
+      await sleep(10_000, undefined, { signal: request.signal }).catch(() => {});
+      return { status: 200, headers: {}, body: '{}' };
+    });
+    try {
+      const peer = spawnRemote(slow.url, {}, ['--tool-timeout-ms', '500']);
+      await peer.initialize();
+      const response = await peer.request('tools/call', {
+        name: 'agendar_contacto',
+        arguments: { estacion: 'orbiteye-mx', norad_id: 25544, inicio: inHours(1), fin: inHours(1.1) },
+      });
+      expect(isError(response)).toBe(true);
+      expect(textOf(response)).toContain('no terminó en 0.5 s');
+      await sleep(200);
+      expect(upstreamAborted).toBe(true);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('refuses a bad GROUNDSTATION_API_URL at start-up, naming it', async () => {
+    const peer = spawnRemote('ftp://nowhere');
+    const exit = await peer.exited;
+    expect(exit.code).toBe(2);
+    expect(peer.stderr).toContain('GROUNDSTATION_API_URL');
+  });
+});

@@ -1,0 +1,334 @@
+import { Logger } from '@code-cluster/mcp-kit';
+import { inProcessTransport } from '@code-cluster/shared';
+import { GroundstationClient } from '@code-cluster/shared/groundstation';
+import { createGroundstationSystem } from '@code-cluster/systems/groundstation';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { programarMantenimiento } from '../src/tools/programar-mantenimiento.js';
+import { after, connectEmbedded, textOf } from './helpers.js';
+
+let client: Client;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  ({ client, close } = await connectEmbedded());
+});
+afterAll(() => close());
+
+const call = async (name: string, args: Record<string, unknown>, on: Client = client) =>
+  (await on.callTool({ name, arguments: args })) as CallToolResult;
+
+/** The structured content of a result, typed as the test expects it. */
+const structured = <T>(result: CallToolResult) => result.structuredContent as unknown as T;
+
+interface Contacto {
+  contacto_id: string;
+  antena: string;
+  estado: string;
+  inicio: string;
+  fin: string;
+}
+
+describe('listar_estaciones', () => {
+  it('lists the three stations, orbiteye-cl in maintenance with its window', async () => {
+    const result = await call('listar_estaciones', {});
+    expect(result.isError).toBeFalsy();
+    const { estaciones } = result.structuredContent as {
+      estaciones: Array<{ id: string; estado: string; antenas: unknown[]; mantenimiento?: { fin: string } }>;
+    };
+    expect(estaciones.map((e) => [e.id, e.estado])).toEqual([
+      ['orbiteye-mx', 'operativa'],
+      ['orbiteye-cl', 'mantenimiento'],
+      ['orbiteye-es', 'operativa'],
+    ]);
+    expect(estaciones[1]!.mantenimiento?.fin).toBe('2026-07-27T00:00:00Z');
+    expect(textOf(result)).toContain(
+      'orbiteye-cl (Santiago de Chile): en mantenimiento hasta 2026-07-27T00:00:00Z',
+    );
+  });
+
+  it('refuses arguments it does not take', async () => {
+    const result = await call('listar_estaciones', { estacion: 'orbiteye-mx' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("argumento desconocido 'estacion'");
+  });
+});
+
+describe('estado_estacion', () => {
+  it('reports status, antennas and health readings of an operational station', async () => {
+    const result = await call('estado_estacion', { estacion: 'orbiteye-mx' });
+    expect(result.isError).toBeFalsy();
+    const data = result.structuredContent as {
+      estado: string;
+      instante: string;
+      antenas: Array<{ id: string; banda: string; ruido_lna_k: number }>;
+      salud: { temperatura_exterior_c: number; viento_m_s: number; carga_sai_pct: number };
+    };
+    expect(data.estado).toBe('operativa');
+    expect(data.instante).toBe('2026-06-27T10:30:00.000Z');
+    expect(data.antenas.map((a) => [a.id, a.banda])).toEqual([
+      ['mx-s1', 'S'],
+      ['mx-x1', 'X'],
+    ]);
+    expect(data.salud.viento_m_s).toBeGreaterThanOrEqual(0);
+    expect(textOf(result)).toMatch(/^orbiteye-mx \(OrbitEye México\) a las .*: operativa\./);
+  });
+
+  it('shows orbiteye-cl in maintenance with the window', async () => {
+    const result = await call('estado_estacion', { estacion: 'orbiteye-cl' });
+    const data = result.structuredContent as {
+      estado: string;
+      mantenimiento_actual: { inicio: string; fin: string };
+    };
+    expect(data.estado).toBe('mantenimiento');
+    expect(data.mantenimiento_actual).toMatchObject({
+      inicio: '2026-06-27T00:00:00Z',
+      fin: '2026-07-27T00:00:00Z',
+    });
+    expect(textOf(result)).toContain('EN MANTENIMIENTO');
+  });
+
+  it('answers an unknown station with a domain error listing the stations', async () => {
+    const result = await call('estado_estacion', { estacion: 'orbiteye-ar' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "No existe la estación 'orbiteye-ar'. Estaciones disponibles: orbiteye-mx, orbiteye-cl, orbiteye-es.",
+    );
+  });
+});
+
+describe('agendar_contacto', () => {
+  it('books a contact on the first free antenna', async () => {
+    const result = await call('agendar_contacto', {
+      estacion: 'orbiteye-mx',
+      norad_id: 25544,
+      inicio: after(60),
+      fin: after(70),
+    });
+    expect(result.isError).toBeFalsy();
+    const data = structured<Contacto & { duracion_min: number }>(result);
+    expect(data).toMatchObject({
+      estacion: 'orbiteye-mx',
+      antena: 'mx-s1',
+      estado: 'programado',
+      duracion_min: 10,
+    });
+    expect(data.contacto_id).toMatch(/^ct-[0-9a-f]{12}$/);
+    expect(textOf(result)).toContain(`Contacto ${data.contacto_id} agendado en orbiteye-mx, antena mx-s1`);
+  });
+
+  it('refuses orbiteye-cl: the text says the station is in maintenance, with the window', async () => {
+    const result = await call('agendar_contacto', {
+      estacion: 'orbiteye-cl',
+      norad_id: 25544,
+      inicio: after(60),
+      fin: after(70),
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^La estación orbiteye-cl está en mantenimiento del 2026-06-27T00:00:00Z al 2026-07-27T00:00:00Z/,
+    );
+  });
+
+  it('refuses an overlapping booking on the same antenna, naming the conflict', async () => {
+    const first = await call('agendar_contacto', {
+      estacion: 'orbiteye-es',
+      norad_id: 25544,
+      inicio: after(120),
+      fin: after(130),
+      antena: 'es-x1',
+    });
+    const taken = structured<Contacto>(first);
+    const result = await call('agendar_contacto', {
+      estacion: 'orbiteye-es',
+      norad_id: 43013,
+      inicio: after(125),
+      fin: after(140),
+      antena: 'es-x1',
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(
+      `contacto ${taken.contacto_id} en la antena es-x1 (NORAD 25544) de ${taken.inicio} a ${taken.fin}`,
+    );
+  });
+
+  it('refuses a window in the past, and one longer than 4 h', async () => {
+    const past = await call('agendar_contacto', {
+      estacion: 'orbiteye-mx',
+      norad_id: 25544,
+      inicio: after(-30),
+      fin: after(-20),
+    });
+    expect(past.isError).toBe(true);
+    expect(textOf(past)).toContain('empieza en el pasado');
+    const long = await call('agendar_contacto', {
+      estacion: 'orbiteye-mx',
+      norad_id: 25544,
+      inicio: after(600),
+      fin: after(600 + 5 * 60),
+    });
+    expect(long.isError).toBe(true);
+    expect(textOf(long)).toContain('el máximo es 240 min');
+  });
+
+  it('rejects a time with an offset and a non-positive norad_id as argument errors', async () => {
+    const offset = await call('agendar_contacto', {
+      estacion: 'orbiteye-mx',
+      norad_id: 25544,
+      inicio: '2026-06-27T12:00:00+02:00',
+      fin: after(200),
+    });
+    expect(offset.isError).toBe(true);
+    expect(textOf(offset)).toContain("'inicio' debe ser una fecha ISO-8601 en UTC");
+    const norad = await call('agendar_contacto', {
+      estacion: 'orbiteye-mx',
+      norad_id: 0,
+      inicio: after(60),
+      fin: after(70),
+    });
+    expect(textOf(norad)).toContain("'norad_id' debe ser ≥ 1; recibido: 0");
+  });
+});
+
+describe('cancelar_contacto', () => {
+  it('cancels a booked contact and frees its antenna', async () => {
+    const booked = structured<Contacto>(
+      await call('agendar_contacto', {
+        estacion: 'orbiteye-mx',
+        norad_id: 33591,
+        inicio: after(900),
+        fin: after(910),
+      }),
+    );
+    const result = await call('cancelar_contacto', { contacto_id: booked.contacto_id });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ contacto_id: booked.contacto_id, estado: 'cancelado' });
+    expect(textOf(result)).toContain(`la antena ${booked.antena} de orbiteye-mx queda libre`);
+    const again = await call('cancelar_contacto', { contacto_id: booked.contacto_id });
+    expect(again.isError).toBe(true);
+    expect(textOf(again)).toContain('ya estaba cancelado');
+  });
+
+  it('answers an unknown contact with a domain error, and a malformed id with an argument error', async () => {
+    const unknown = await call('cancelar_contacto', { contacto_id: 'ct-0123456789ab' });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain("No existe el contacto 'ct-0123456789ab'");
+    const malformed = await call('cancelar_contacto', { contacto_id: '42' });
+    expect(malformed.isError).toBe(true);
+    expect(textOf(malformed)).toContain("'contacto_id'");
+  });
+});
+
+describe('agenda_estacion', () => {
+  it('lists the contacts of a station in the window, by start', async () => {
+    await call('agendar_contacto', {
+      estacion: 'orbiteye-es',
+      norad_id: 20580,
+      inicio: after(30),
+      fin: after(40),
+    });
+    const result = await call('agenda_estacion', { estacion: 'orbiteye-es', horas: 3 });
+    expect(result.isError).toBeFalsy();
+    const data = result.structuredContent as { contactos: Contacto[]; desde: string; hasta: string };
+    expect(data.desde).toBe('2026-06-27T10:30:00Z');
+    expect(data.hasta).toBe('2026-06-27T13:30:00Z');
+    expect(data.contactos.length).toBeGreaterThanOrEqual(2);
+    const starts = data.contactos.map((c) => c.inicio);
+    expect([...starts].sort()).toEqual(starts);
+    expect(textOf(result)).toMatch(
+      /^Agenda de orbiteye-es de .*: \d+ contactos:\n- 27\/06 11:00Z–27\/06 11:10Z antena es-s1/,
+    );
+  });
+
+  it('warns about maintenance in the agenda of orbiteye-cl', async () => {
+    const result = await call('agenda_estacion', { estacion: 'orbiteye-cl' });
+    expect(textOf(result)).toContain(
+      'Atención: mantenimiento del 2026-06-27T00:00:00Z al 2026-07-27T00:00:00Z',
+    );
+  });
+
+  it('rejects horas: 200 naming the argument, the bound and the value', async () => {
+    const result = await call('agenda_estacion', { estacion: 'orbiteye-mx', horas: 200 });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "Argumentos inválidos para 'agenda_estacion': 'horas' debe ser ≤ 168; recibido: 200.",
+    );
+  });
+
+  it('answers an unknown station with a domain error', async () => {
+    const result = await call('agenda_estacion', { estacion: 'nowhere' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("No existe la estación 'nowhere'");
+  });
+});
+
+describe('programar_mantenimiento (operator scope)', () => {
+  it('programs a window that then refuses bookings on that station', async () => {
+    const operator = await connectEmbedded({ scope: 'operador' });
+    try {
+      const result = await call(
+        'programar_mantenimiento',
+        {
+          estacion: 'orbiteye-mx',
+          inicio: after(24 * 60),
+          fin: after(26 * 60),
+          motivo: 'Cambio del rodamiento',
+        },
+        operator.client,
+      );
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({
+        estacion: 'orbiteye-mx',
+        origen: 'operador',
+        motivo: 'Cambio del rodamiento',
+      });
+      const booking = await call(
+        'agendar_contacto',
+        { estacion: 'orbiteye-mx', norad_id: 25544, inicio: after(25 * 60), fin: after(25 * 60 + 5) },
+        operator.client,
+      );
+      expect(booking.isError).toBe(true);
+      expect(textOf(booking)).toContain('La estación orbiteye-mx está en mantenimiento');
+      const overlap = await call(
+        'programar_mantenimiento',
+        { estacion: 'orbiteye-mx', inicio: after(25 * 60), fin: after(27 * 60), motivo: 'Otra cosa' },
+        operator.client,
+      );
+      expect(overlap.isError).toBe(true);
+      expect(textOf(overlap)).toContain('Ya hay un mantenimiento programado en orbiteye-mx');
+    } finally {
+      await operator.close();
+    }
+  });
+
+  it('refuses in the handler when the server is not in operator scope, even holding a credential', async () => {
+    const system = createGroundstationSystem({ file: ':memory:', operatorToken: 'secret' });
+    const groundstation = new GroundstationClient(
+      inProcessTransport(() => system.handler),
+      { operatorToken: 'secret' },
+    );
+    const context = {
+      deps: { groundstation, scope: 'consulta' as const },
+      signal: new AbortController().signal,
+      logger: new Logger('test', 'emergency'),
+      progress: async () => {},
+    };
+    try {
+      await expect(
+        programarMantenimiento.handler(
+          {
+            estacion: 'orbiteye-mx',
+            inicio: after(60, Date.now()),
+            fin: after(120, Date.now()),
+            motivo: 'prueba',
+          },
+          context,
+        ),
+      ).rejects.toMatchObject({ domain: true, message: expect.stringContaining('herramienta de operador') });
+      // Nothing reached the system.
+      expect((await groundstation.getStation('orbiteye-mx')).upcoming_maintenance).toEqual([]);
+    } finally {
+      system.close();
+    }
+  });
+});

@@ -1,0 +1,7 @@
+import type { AnyTool } from '@code-cluster/mcp-kit';
+import type { HubDeps } from '../deps.js';
+import { leerEventos } from './leer-eventos.js';
+import { listarTopicos } from './listar-topicos.js';
+import { publicarEvento } from './publicar-evento.js';
+
+export const tools: readonly AnyTool<HubDeps>[] = [publicarEvento, leerEventos, listarTopicos];

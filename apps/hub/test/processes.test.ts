@@ -1,0 +1,134 @@
+import { type StdioPeer, spawnServer, type WireMessage } from '@code-cluster/testkit';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { tempDataDir } from './helpers.js';
+
+const data = tempDataDir();
+afterAll(() => data.remove());
+
+const peers: StdioPeer[] = [];
+function spawnHub(dir: string): StdioPeer {
+  const peer = spawnServer('hub', [], { env: { ...process.env, CODE_CLUSTER_DATA_DIR: dir } });
+  peers.push(peer);
+  return peer;
+}
+afterEach(async () => {
+  for (const peer of peers.splice(0)) {
+    expect(peer.invalidStdoutLines).toEqual([]);
+    if (peer.child.exitCode === null) await peer.kill('SIGKILL');
+  }
+});
+
+const structured = <T>(m: WireMessage) => (m.result as { structuredContent: T }).structuredContent;
+
+describe('durability: kill -9 in the middle of a stream of publishes', () => {
+  it('keeps every acknowledged publish, and a retry with the same key never duplicates', async () => {
+    const dir = `${data.dir}/kill`;
+    const TOTAL = 300;
+    const publish = (i: number) => ({
+      jsonrpc: '2.0',
+      id: `p-${i}`,
+      method: 'tools/call',
+      params: {
+        name: 'publicar_evento',
+        arguments: { topico: 'stream', tipo: 'n', datos: { i }, clave_idempotencia: `k-${i}` },
+      },
+    });
+
+    const first = spawnHub(dir);
+    await first.initialize();
+    const acked = new Map<number, number>();
+    first.onEvent((event) => {
+      const id = event.message?.id;
+      if (event.direction !== 'in' || typeof id !== 'string' || !id.startsWith('p-')) return;
+      const seq = structured<{ evento: { secuencia: number } }>(event.message!).evento.secuencia;
+      acked.set(Number(id.slice(2)), seq);
+    });
+    // A stream in flight: every request is sent, the process dies while answers are still coming.
+    for (let i = 0; i < TOTAL; i++) first.send(publish(i));
+    await first.waitFor((m) => m.id === 'p-40');
+    const exit = await first.kill('SIGKILL');
+    expect(exit.signal).toBe('SIGKILL');
+    expect(acked.size).toBeGreaterThanOrEqual(41);
+    expect(acked.size).toBeLessThan(TOTAL);
+
+    // The client retries everything it sent, with the same keys, on a new process.
+    const second = spawnHub(dir);
+    await second.initialize();
+    for (let i = 0; i < TOTAL; i++) {
+      const response = await second.request('tools/call', publish(i).params);
+      const result = structured<{ evento: { secuencia: number }; duplicado: boolean }>(response);
+      if (acked.has(i)) {
+        expect(result.duplicado).toBe(true);
+        expect(result.evento.secuencia).toBe(acked.get(i));
+      }
+    }
+
+    const seen: number[] = [];
+    let desde: string | undefined;
+    for (;;) {
+      const page = structured<{
+        eventos: Array<{ datos: { i: number } }>;
+        siguiente_cursor: string;
+        hay_mas: boolean;
+      }>(
+        await second.request('tools/call', {
+          name: 'leer_eventos',
+          arguments: { topico: 'stream', limite: 100, ...(desde ? { desde } : {}) },
+        }),
+      );
+      seen.push(...page.eventos.map((e) => e.datos.i));
+      desde = page.siguiente_cursor;
+      if (!page.hay_mas) break;
+    }
+    expect(seen).toHaveLength(TOTAL);
+    expect(new Set(seen).size).toBe(TOTAL);
+    for (const i of acked.keys()) expect(seen).toContain(i);
+  });
+});
+
+describe('two hub processes on one data dir', () => {
+  it('notifies a subscriber of one process of a publish in the other within a second', async () => {
+    const dir = `${data.dir}/shared`;
+    const subscriber = spawnHub(dir);
+    const publisher = spawnHub(dir);
+    await Promise.all([subscriber.initialize(), publisher.initialize()]);
+    const subscribed = await subscriber.request('resources/subscribe', { uri: 'hub://topicos/compartido' });
+    expect(subscribed.result).toEqual({});
+
+    for (let round = 1; round <= 3; round++) {
+      const started = performance.now();
+      const published = await publisher.request('tools/call', {
+        name: 'publicar_evento',
+        arguments: { topico: 'compartido', tipo: 'aviso', datos: { round } },
+      });
+      expect(structured<{ evento: { secuencia: number } }>(published).evento.secuencia).toBe(round);
+      await subscriber.waitFor(
+        (m) =>
+          m.method === 'notifications/resources/updated' &&
+          subscriber.received.filter((r) => r.method === 'notifications/resources/updated').length >= round,
+        1_000,
+      );
+      expect(performance.now() - started).toBeLessThan(1_000);
+    }
+    const updates = subscriber.received.filter((m) => m.method === 'notifications/resources/updated');
+    expect(updates.map((m) => (m.params as { uri: string }).uri)).toEqual(
+      Array(3).fill('hub://topicos/compartido'),
+    );
+
+    // A publish on another topic wakes nobody; the publisher, not subscribed, gets nothing.
+    await publisher.request('tools/call', {
+      name: 'publicar_evento',
+      arguments: { topico: 'otro', tipo: 'aviso', datos: {} },
+    });
+    await subscriber.quietFor(600);
+    expect(subscriber.received.filter((m) => m.method === 'notifications/resources/updated')).toHaveLength(3);
+    expect(publisher.received.some((m) => m.method === 'notifications/resources/updated')).toBe(false);
+
+    // The other process reads what was published: one log.
+    const read = await subscriber.request('tools/call', {
+      name: 'leer_eventos',
+      arguments: { topico: 'compartido' },
+    });
+    expect(structured<{ eventos: unknown[] }>(read).eventos).toHaveLength(3);
+  });
+});

@@ -1,0 +1,134 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from './logging.js';
+import { ErrorCodes, ProtocolError } from './protocol/errors.js';
+
+/** Stops watching one resource; called once. */
+export type StopWatching = () => void;
+
+/**
+ * The resources of a server that a client may subscribe to (`resources/subscribe`), and how to watch one.
+ * The kit keeps the subscriptions of each session and sends `notifications/resources/updated`; the app
+ * only says which URIs can change and how it notices a change.
+ */
+export interface ResourceSubscriptions {
+  /** URI templates of the subscribable resources, quoted to a client that asks for another URI. */
+  templates: readonly string[];
+  /** Whether `uri` names a subscribable resource; one that does not is refused with -32602. */
+  matches(uri: string): boolean;
+  /**
+   * Starts watching one resource for one session: `onChange` runs after every change. When the returned
+   * promise settles, watching has begun, so a change made after the subscribe answer is never missed.
+   */
+  watch(uri: string, onChange: () => void): StopWatching | Promise<StopWatching>;
+}
+
+/** Bounds what one client can make the server watch. */
+export const MAX_SUBSCRIPTIONS_PER_SESSION = 100;
+
+export interface SubscriptionRegistry {
+  /** URIs this session is subscribed to. */
+  readonly uris: ReadonlySet<string>;
+  /** Stops every watcher of the session (also done when its transport closes). */
+  close(): Promise<void>;
+}
+
+/**
+ * Implements `resources/subscribe` and `resources/unsubscribe`, which the SDK's McpServer leaves out, for
+ * one session (one server instance per session: stdio has one, HTTP one per `Mcp-Session-Id`). Declares
+ * `capabilities.resources.subscribe`, so it must run before `connect`.
+ */
+export function registerSubscriptions(
+  server: McpServer,
+  subscriptions: ResourceSubscriptions,
+  logger: Logger,
+): SubscriptionRegistry {
+  // A watcher being set up is kept as its promise, so a quick unsubscribe or close still stops it.
+  const watchers = new Map<string, Promise<StopWatching | undefined>>();
+  let closed = false;
+
+  const refuseUnknown = (uri: string): void => {
+    if (subscriptions.matches(uri)) return;
+    throw new ProtocolError(
+      ErrorCodes.InvalidParams,
+      `Resource not subscribable: ${uri}. Subscribable resources: ${subscriptions.templates.join(', ')}`,
+      { uri },
+    );
+  };
+
+  const notify = (uri: string) => {
+    if (closed || !watchers.has(uri)) return;
+    server.server.sendResourceUpdated({ uri }).catch((error: unknown) => {
+      logger.debug('could not send resources/updated', { uri, error });
+    });
+  };
+
+  const stop = async (uri: string): Promise<void> => {
+    const watcher = watchers.get(uri);
+    watchers.delete(uri);
+    const stopWatching = await watcher?.catch(() => undefined);
+    try {
+      stopWatching?.();
+    } catch (error) {
+      logger.warning('stopping a resource watcher failed', { uri, error });
+    }
+  };
+
+  const closeAll = async () => {
+    closed = true;
+    await Promise.all([...watchers.keys()].map(stop));
+  };
+
+  server.server.registerCapabilities({ resources: { subscribe: true } });
+
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    const { uri } = request.params;
+    refuseUnknown(uri);
+    const pending = watchers.get(uri);
+    if (pending) {
+      // Subscribing again is harmless: one watcher per URI and session, one notification per change.
+      await pending;
+      return {};
+    }
+    if (watchers.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
+      throw new ProtocolError(
+        ErrorCodes.InvalidParams,
+        `Too many subscriptions: a session may watch at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources; ` +
+          'unsubscribe from some first',
+        { uri },
+      );
+    }
+    const watching = Promise.resolve().then(() => subscriptions.watch(uri, () => notify(uri)));
+    watchers.set(uri, watching);
+    try {
+      await watching;
+    } catch (error) {
+      if (watchers.get(uri) === watching) watchers.delete(uri);
+      throw error;
+    }
+    logger.debug('resource subscribed', { uri });
+    return {};
+  });
+
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    const { uri } = request.params;
+    refuseUnknown(uri);
+    await stop(uri);
+    logger.debug('resource unsubscribed', { uri });
+    return {};
+  });
+
+  // The transport closing (stdin end, HTTP session end) ends the session and every watcher with it.
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    previous?.();
+    void closeAll();
+  };
+
+  return {
+    get uris() {
+      return new Set(watchers.keys());
+    },
+    close: closeAll,
+  };
+}

@@ -1,0 +1,110 @@
+import { RestClient, type RestClientOptions } from '../rest/client.js';
+import { SystemError } from '../rest/errors.js';
+import type { RestTransport } from '../rest/types.js';
+import {
+  type BookContactRequest,
+  ContactSchema,
+  MaintenanceWindowSchema,
+  ScheduleSchema,
+  StationListSchema,
+  StationStateSchema,
+  SystemHealthSchema,
+} from './schemas.js';
+
+export interface ScheduleQuery {
+  /** ISO-8601 UTC; the system's now when omitted. */
+  from?: string;
+  hours?: number;
+}
+
+export interface MaintenanceInput {
+  start: string;
+  end: string;
+  reason: string;
+}
+
+export interface GroundstationClientOptions extends Partial<RestClientOptions> {
+  /** The server's own operator credential; without it the client never asks for operator actions. */
+  operatorToken?: string;
+}
+
+/** Typed client of the ground station REST API. */
+export class GroundstationClient {
+  private readonly rest: RestClient;
+  private readonly operatorToken: string | undefined;
+
+  constructor(transport: RestTransport, options: GroundstationClientOptions = {}) {
+    const { operatorToken, ...rest } = options;
+    this.rest = new RestClient(transport, { systemName: 'sistema de estaciones terrenas', ...rest });
+    this.operatorToken = operatorToken;
+  }
+
+  health(signal?: AbortSignal) {
+    return this.rest.get('/healthz', SystemHealthSchema, undefined, signal);
+  }
+
+  listStations(signal?: AbortSignal) {
+    return this.rest.get('/v1/stations', StationListSchema, undefined, signal);
+  }
+
+  getStation(station: string, signal?: AbortSignal) {
+    return this.rest.get(
+      `/v1/stations/${encodeURIComponent(station)}`,
+      StationStateSchema,
+      undefined,
+      signal,
+    );
+  }
+
+  schedule(station: string, query: ScheduleQuery = {}, signal?: AbortSignal) {
+    return this.rest.get(
+      `/v1/stations/${encodeURIComponent(station)}/schedule`,
+      ScheduleSchema,
+      { ...query },
+      signal,
+    );
+  }
+
+  bookContact(request: BookContactRequest, signal?: AbortSignal) {
+    return this.rest.call({ method: 'POST', path: '/v1/contacts', body: request }, ContactSchema, signal);
+  }
+
+  getContact(id: string, signal?: AbortSignal) {
+    return this.rest.get(`/v1/contacts/${encodeURIComponent(id)}`, ContactSchema, undefined, signal);
+  }
+
+  cancelContact(id: string, signal?: AbortSignal) {
+    return this.rest.call(
+      { method: 'DELETE', path: `/v1/contacts/${encodeURIComponent(id)}` },
+      ContactSchema,
+      signal,
+    );
+  }
+
+  /** Operator only: refused here, before any request, when this client holds no operator credential. */
+  programMaintenance(station: string, input: MaintenanceInput, signal?: AbortSignal) {
+    if (!this.operatorToken) {
+      return Promise.reject(
+        new SystemError(
+          'Este servidor no tiene credencial de operador del sistema de estaciones terrenas; ' +
+            'programar mantenimiento no es posible desde aquí.',
+          'problem',
+          403,
+        ),
+      );
+    }
+    return this.rest.call(
+      {
+        method: 'POST',
+        path: `/v1/stations/${encodeURIComponent(station)}/maintenance`,
+        body: { ...input, operator_token: this.operatorToken },
+      },
+      MaintenanceWindowSchema,
+      signal,
+    );
+  }
+
+  close(): Promise<void> {
+    return this.rest.close();
+  }
+}

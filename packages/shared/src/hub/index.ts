@@ -1,0 +1,3 @@
+export * from './client.js';
+export * from './schemas.js';
+export * from './watch.js';

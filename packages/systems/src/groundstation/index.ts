@@ -1,0 +1,8 @@
+export { type AntennaReference, type Climate, EQUIPMENT, type StationEquipment } from './equipment.js';
+export { healthAt } from './health.js';
+export {
+  createGroundstationSystem,
+  defaultDatabaseFile,
+  type GroundstationSystem,
+  type GroundstationSystemOptions,
+} from './system.js';
