@@ -10,7 +10,7 @@ export { renderToolsTable } from './docs.js';
 export { LOG_LEVELS, Logger, type LogLevel, levelAtLeast } from './logging.js';
 export { DomainError, ErrorCodes, errorResponse, isDomainError, ProtocolError } from './protocol/errors.js';
 export { GuardedTransport } from './protocol/guard.js';
-export { classifyLine, classifyMessage, type Incoming, isValidId } from './protocol/messages.js';
+export { classifyLine, classifyMessage, type Incoming, isValidId, parseLine } from './protocol/messages.js';
 export { ProtocolSession } from './protocol/session.js';
 export {
   inputErrorsAreToolResults,
@@ -20,7 +20,7 @@ export {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './protocol/versions.js';
 export { RESOURCE_NOT_FOUND, readJsonResource } from './resources.js';
-export { type CommonConfig, commonOptions, runStdioServer, type ServerApp } from './run.js';
+export { type CommonConfig, commonOptions, runServer, runStdioServer, type ServerApp } from './run.js';
 export { createKitServer, type KitServer, type ServerDefinition, type ServerOptions } from './server.js';
 export {
   MAX_SUBSCRIPTIONS_PER_SESSION,
@@ -40,4 +40,14 @@ export {
 export { toJsonSchema } from './tools/json-schema.js';
 export { activeTools, DEFAULT_TOOL_TIMEOUT_MS, describeTool, registerTools } from './tools/register.js';
 export { describeArgumentIssues, formatArgumentIssues } from './tools/validation.js';
+export { SessionEventStore } from './transport/http-event-store.js';
+export {
+  DEFAULT_SESSION_IDLE_MS,
+  HEALTH_PATH,
+  MCP_PATH,
+  type TransportConfig,
+  transportOptions,
+} from './transport/http-options.js';
+export { isLoopbackHost } from './transport/http-security.js';
+export { type HttpServerOptions, type RunningHttpServer, startHttpServer } from './transport/http-server.js';
 export { DEFAULT_MAX_LINE_BYTES, StdioTransport } from './transport/stdio.js';

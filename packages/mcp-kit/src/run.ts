@@ -3,6 +3,9 @@ import { booleanSetting, type ConfigOf, helpText, type OptionSpecs, parseConfig 
 import { LOG_LEVELS, Logger } from './logging.js';
 import { createKitServer, type ServerDefinition } from './server.js';
 import { DEFAULT_TOOL_TIMEOUT_MS } from './tools/register.js';
+import { transportOptions } from './transport/http-options.js';
+import { isLoopbackHost } from './transport/http-security.js';
+import { startHttpServer } from './transport/http-server.js';
 import { DEFAULT_MAX_LINE_BYTES, StdioTransport } from './transport/stdio.js';
 
 /** Settings every server of the cluster takes, on top of its own. */
@@ -35,8 +38,9 @@ export const commonOptions = {
       .min(1024)
       .max(256 * 1024 * 1024)
       .default(DEFAULT_MAX_LINE_BYTES),
-    description: `largest accepted JSON-RPC message in bytes (default ${DEFAULT_MAX_LINE_BYTES})`,
+    description: `largest accepted JSON-RPC message (stdio line, HTTP body) in bytes (default ${DEFAULT_MAX_LINE_BYTES})`,
   },
+  ...transportOptions,
 } satisfies OptionSpecs;
 
 export type CommonConfig = ConfigOf<typeof commonOptions>;
@@ -61,10 +65,11 @@ export interface ServerApp<S extends OptionSpecs, D> {
 const SHUTDOWN_GRACE_MS = 1_500;
 
 /**
- * The whole life of a stdio server process: config, --help/--version, connect, and a clean exit (code 0)
- * on stdin end, SIGINT or SIGTERM. Nothing but JSON-RPC ever reaches stdout.
+ * The whole life of a server process, on the transport its config picks: stdio (default) or Streamable
+ * HTTP (`--transport http`). Config, --help/--version, connect, and a clean exit (code 0) on SIGINT or
+ * SIGTERM (and, on stdio, when stdin ends). Nothing but JSON-RPC ever reaches stdout; logs go to stderr.
  */
-export async function runStdioServer<S extends OptionSpecs, D>(
+export async function runServer<S extends OptionSpecs, D>(
   app: ServerApp<S, D>,
   argv: readonly string[] = process.argv.slice(2),
   env: NodeJS.ProcessEnv = process.env,
@@ -86,6 +91,14 @@ export async function runStdioServer<S extends OptionSpecs, D>(
     return;
   }
   const config = parsed.config as ConfigOf<S> & CommonConfig;
+  const http = config.transport === 'http';
+  if (http && !config.httpToken && !isLoopbackHost(config.httpHost)) {
+    process.stderr.write(
+      `${app.name}: refusing to listen on ${config.httpHost} without authentication: set MCP_HTTP_TOKEN, or bind a loopback address (--host 127.0.0.1)\n`,
+    );
+    process.exitCode = 2;
+    return;
+  }
   const logger = new Logger(app.name, config.logLevel);
 
   let closeApp: (() => Promise<void>) | undefined;
@@ -101,7 +114,8 @@ export async function runStdioServer<S extends OptionSpecs, D>(
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.stdin.once('end', () => shutdown('stdin closed'));
+  // Over HTTP stdin means nothing (a service often has /dev/null there): only signals end the server.
+  if (!http) process.stdin.once('end', () => shutdown('stdin closed'));
   process.on('uncaughtException', (error) => {
     logger.error('uncaught exception', { error });
     shutdown('uncaught exception', 1);
@@ -110,16 +124,62 @@ export async function runStdioServer<S extends OptionSpecs, D>(
 
   const { definition, deps, close } = await app.start(config, logger);
   closeApp = close;
-  const kit = createKitServer(definition, {
-    deps,
-    logger,
+  const newServer = (sessionLogger: Logger) =>
+    createKitServer(definition, {
+      deps,
+      logger: sessionLogger,
+      readOnly: config.readOnly,
+      toolTimeoutMs: config.toolTimeoutMs,
+    });
+
+  if (!http) {
+    const kit = newServer(logger);
+    closeServer = kit.close;
+    await kit.connect(new StdioTransport({ maxLineBytes: config.maxLineBytes }));
+    logger.info('ready on stdio', { version: app.version, readOnly: config.readOnly });
+    return;
+  }
+
+  let running: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    running = await startHttpServer({
+      // A logger per session: what one client's calls log reaches that client only (and stderr).
+      newServer: () => newServer(new Logger(app.name, config.logLevel)),
+      logger,
+      host: config.httpHost,
+      port: config.httpPort,
+      token: config.httpToken,
+      allowedOrigins: config.httpAllowedOrigins,
+      allowedHosts: config.httpAllowedHosts,
+      stateless: config.httpStateless,
+      response: config.httpResponse,
+      sessionIdleMs: config.httpSessionIdleMs,
+      maxSessions: config.httpMaxSessions,
+      maxBodyBytes: config.maxLineBytes,
+    });
+  } catch (error) {
+    process.stderr.write(
+      `${app.name}: cannot listen on ${config.httpHost}:${config.httpPort}: ${(error as Error).message}\n`,
+    );
+    shutdown('listen failed', 1);
+    return;
+  }
+  closeServer = running.close;
+  // Always printed (whatever the log level): with --port 0 this line is how a caller learns the port.
+  process.stderr.write(`${app.name}: listening on ${running.url}\n`);
+  logger.info('ready on Streamable HTTP', {
+    version: app.version,
     readOnly: config.readOnly,
-    toolTimeoutMs: config.toolTimeoutMs,
+    stateless: config.httpStateless,
+    auth: config.httpToken ? 'bearer' : 'none',
   });
-  closeServer = kit.close;
-  await kit.connect(new StdioTransport({ maxLineBytes: config.maxLineBytes }));
-  logger.info('ready on stdio', { version: app.version, readOnly: config.readOnly });
 }
+
+/**
+ * The name apps were written against before HTTP existed; it runs whatever transport the config picks, so
+ * every app gets `--transport http` without a change.
+ */
+export const runStdioServer = runServer;
 
 /**
  * A dependency that calls console.log would corrupt the JSON-RPC stream; in a stdio server every console
