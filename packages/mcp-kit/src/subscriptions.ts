@@ -14,7 +14,10 @@ export type StopWatching = () => void;
 export interface ResourceSubscriptions {
   /** URI templates of the subscribable resources, quoted to a client that asks for another URI. */
   templates: readonly string[];
-  /** Whether `uri` names a subscribable resource; one that does not is refused with -32602. */
+  /**
+   * Whether `uri` names a subscribable resource. One that does not is refused with -32602 when it is in one
+   * of the templates' schemes, and accepted as a subscription that never notifies otherwise.
+   */
   matches(uri: string): boolean;
   /**
    * Starts watching one resource for one session: `onChange` runs after every change. When the returned
@@ -47,14 +50,21 @@ export function registerSubscriptions(
   const watchers = new Map<string, Promise<StopWatching | undefined>>();
   let closed = false;
 
-  const refuseUnknown = (uri: string): void => {
-    if (subscriptions.matches(uri)) return;
+  // A URI in one of this server's own schemes that matches no subscribable template is a mistake worth
+  // reporting (a typo in a topic, say). A URI of another scheme names nothing this server has: the
+  // subscription is accepted and inert — it will never notify — as a resource that never changes would be.
+  const ownSchemes = new Set(subscriptions.templates.map((template) => template.split('://')[0]!));
+  const isInert = (uri: string): boolean => {
+    if (subscriptions.matches(uri)) return false;
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(uri)?.[1];
+    if (scheme && !ownSchemes.has(scheme)) return true;
     throw new ProtocolError(
       ErrorCodes.InvalidParams,
       `Resource not subscribable: ${uri}. Subscribable resources: ${subscriptions.templates.join(', ')}`,
       { uri },
     );
   };
+  const inert = new Set<string>();
 
   const notify = (uri: string) => {
     if (closed || !watchers.has(uri)) return;
@@ -83,14 +93,26 @@ export function registerSubscriptions(
 
   server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     const { uri } = request.params;
-    refuseUnknown(uri);
+    if (isInert(uri)) {
+      if (!inert.has(uri) && inert.size + watchers.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
+        throw new ProtocolError(
+          ErrorCodes.InvalidParams,
+          `Too many subscriptions: a session may watch at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources; ` +
+            'unsubscribe from some first',
+          { uri },
+        );
+      }
+      inert.add(uri);
+      logger.warning('subscription to a resource this server does not have: it will never notify', { uri });
+      return {};
+    }
     const pending = watchers.get(uri);
     if (pending) {
       // Subscribing again is harmless: one watcher per URI and session, one notification per change.
       await pending;
       return {};
     }
-    if (watchers.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
+    if (watchers.size + inert.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
       throw new ProtocolError(
         ErrorCodes.InvalidParams,
         `Too many subscriptions: a session may watch at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources; ` +
@@ -112,7 +134,10 @@ export function registerSubscriptions(
 
   server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
     const { uri } = request.params;
-    refuseUnknown(uri);
+    if (isInert(uri)) {
+      inert.delete(uri);
+      return {};
+    }
     await stop(uri);
     logger.debug('resource unsubscribed', { uri });
     return {};

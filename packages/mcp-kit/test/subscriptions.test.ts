@@ -163,12 +163,7 @@ describe('resource subscriptions', () => {
   it('refuses a URI that is not subscribable with -32602 naming the templates', async () => {
     const notes = new Notes();
     const { client } = await connect(notes);
-    for (const bad of [
-      'nota://otras/a',
-      'https://example.com/x',
-      'nota://notas/MAYUSCULAS',
-      'no es una uri',
-    ]) {
+    for (const bad of ['nota://otras/a', 'nota://notas/MAYUSCULAS', 'no es una uri']) {
       const error = await rpcError(client, 'resources/subscribe', bad);
       expect(error?.code).toBe(-32602);
       expect(error?.message).toContain('not subscribable');
@@ -176,6 +171,18 @@ describe('resource subscriptions', () => {
     }
     expect((await rpcError(client, 'resources/unsubscribe', 'nota://otras/a'))?.code).toBe(-32602);
     expect(notes.watchers()).toBe(0);
+  });
+
+  it('accepts a URI of another scheme as an inert subscription that never notifies', async () => {
+    const notes = new Notes();
+    const { client, updates } = await connect(notes);
+    expect(await client.subscribeResource({ uri: 'test://watched-resource' })).toEqual({});
+    expect(await client.subscribeResource({ uri: 'https://example.com/x' })).toEqual({});
+    notes.write('a', 'cambio');
+    await settle();
+    expect(updates).toEqual([]);
+    expect(notes.watchers()).toBe(0);
+    expect(await client.unsubscribeResource({ uri: 'test://watched-resource' })).toEqual({});
   });
 
   it('refuses a malformed subscribe request with -32602 through the protocol guard', async () => {
