@@ -60,6 +60,8 @@ const options = {
   legalComments: 'linked',
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
+  // The storage seam reads import.meta.url only when it runs as ESM; in the bundle it uses require.
+  logOverride: { 'empty-import-meta': 'silent' },
   metafile: true,
   // Native addons cannot live in a bundle: the app declares them and they load from node_modules.
   external: ['better-sqlite3'],

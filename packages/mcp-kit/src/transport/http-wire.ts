@@ -48,9 +48,10 @@ export type BodyResult = { kind: 'body'; text: string } | { kind: 'too-large' };
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   return new Promise((resolve, reject) => {
+    // Answered only once the rest of the body is drained: a 413 sent (with `Connection: close`) while the
+    // client is still writing would reach it as a reset connection (EPIPE), not as the 413.
     const tooLarge = () => {
-      discard(req, limit);
-      resolve({ kind: 'too-large' });
+      discard(req, limit).then(() => resolve({ kind: 'too-large' }));
     };
     if (Number(req.headers['content-length']) > limit) {
       tooLarge();
@@ -76,15 +77,22 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
   });
 }
 
-/** Drains what is left of an oversized body, and cuts the connection if the client keeps sending. */
-function discard(req: IncomingMessage, limit: number): void {
-  let dropped = 0;
-  req.on('data', (chunk: Buffer) => {
-    dropped += chunk.length;
-    if (dropped > 4 * limit) req.destroy();
+/**
+ * Drains what is left of an oversized body, settling when it has all arrived; cuts the connection if the
+ * client keeps sending past four times the limit.
+ */
+function discard(req: IncomingMessage, limit: number): Promise<void> {
+  return new Promise((resolve) => {
+    let dropped = 0;
+    req.on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > 4 * limit) req.destroy();
+    });
+    req.on('error', () => {});
+    req.once('end', () => resolve());
+    req.once('close', () => resolve());
+    req.resume();
   });
-  req.on('error', () => {});
-  req.resume();
 }
 
 export type Screened =
