@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Makes a fresh clone work with nothing but Node ≥ 20 and npm: finds pnpm 12.4.2 (or installs it into
 // .tools/, never globally), installs the workspace, builds it, then runs one job:
-//   node scripts/bootstrap.mjs demo   the main job: the console replays the course's session on satdt-mcp
+//   node scripts/bootstrap.mjs demo   the main job: the console's federated episode across three servers
 //   node scripts/bootstrap.mjs test   lint, typecheck, build and every test of the workspace
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';

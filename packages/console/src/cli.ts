@@ -1,4 +1,5 @@
 import { type ConsoleOptions, parseArgs, USAGE, UsageError } from './args.js';
+import { runCatalog, runEpisode } from './federated.js';
 import type { ConsoleIo } from './io.js';
 import { runRepl } from './repl.js';
 import { runScripted } from './scripted.js';
@@ -16,7 +17,16 @@ export async function run(argv: readonly string[], io: ConsoleIo): Promise<numbe
     return 0;
   }
   try {
-    return options.mode === 'interactive' ? await runRepl(options, io) : await runScripted(options, io);
+    switch (options.mode) {
+      case 'episode':
+        return await runEpisode(options, io);
+      case 'catalog':
+        return await runCatalog(options, io);
+      case 'interactive':
+        return await runRepl(options, io);
+      default:
+        return await runScripted(options, io);
+    }
   } catch (error) {
     if (error instanceof UsageError) return usageError(error, io);
     io.stderr.write(`code-console: ${(error as Error).message}\n`);

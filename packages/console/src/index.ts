@@ -1,5 +1,17 @@
-export { type ConsoleOptions, parseArgs, type TargetSpec, USAGE, UsageError } from './args.js';
+export { type ConsoleOptions, type Mode, parseArgs, type TargetSpec, USAGE, UsageError } from './args.js';
+export {
+  type CatalogEntry,
+  formatCatalog,
+  mergeCatalog,
+  type NameClash,
+  ToolNameClashError,
+  toolsOf,
+} from './catalog.js';
+export { Checklist } from './checks.js';
 export { run } from './cli.js';
+export { type DataDir, prepareDataDir } from './data-dir.js';
+export { runCatalog, runEpisode } from './federated.js';
+export { Host, type HostOptions, type ServerExit } from './host.js';
 export { type ConsoleIo, type OutStream, processIo } from './io.js';
 export * from './protocol.js';
 export { type Check, describe, Printer, type PrinterOptions } from './render.js';
@@ -7,6 +19,12 @@ export { REPL_HELP, runRepl } from './repl.js';
 export {
   courseSession,
   DEFAULT_SCENARIO,
+  EPISODE,
+  EPISODE_TOPIC,
+  EPISODE_TOPIC_URI,
+  episode,
+  type HostContext,
+  type HostScenario,
   SCENARIOS,
   type Scenario,
   type ScenarioContext,

@@ -15,6 +15,13 @@ export interface PrinterOptions {
   style: Style;
   /** Only the raw transcript, one JSON object per line; everything explanatory is dropped. */
   json: boolean;
+  /** Print the wire messages (default); off, only notes, quotes, checks and tables are printed. */
+  transcript?: boolean;
+  /**
+   * Readable mode: a short text to print instead of a message's body (a long tools/list result shown
+   * elsewhere as a table, say); undefined prints the body. --json always prints every message in full.
+   */
+  abridge?: (message: WireMessage) => string | undefined;
 }
 
 /**
@@ -25,11 +32,15 @@ export class Printer {
   readonly json: boolean;
   private readonly out: OutStream;
   private readonly style: Style;
+  private readonly transcript: boolean;
+  private readonly abridge: ((message: WireMessage) => string | undefined) | undefined;
 
   constructor(options: PrinterOptions) {
     this.out = options.out;
     this.style = options.style;
     this.json = options.json;
+    this.transcript = options.transcript ?? true;
+    this.abridge = options.abridge;
   }
 
   /** A numbered step of a scenario, with a short explanation of what it shows. */
@@ -52,7 +63,14 @@ export class Printer {
     for (const line of text.split('\n')) this.write(`  ${this.style.bold('▸')} ${this.style.bold(line)}`);
   }
 
+  /** Preformatted lines (a table), indented by two; nothing in --json mode. */
+  block(lines: readonly string[]): void {
+    if (this.json) return;
+    for (const line of lines) this.write(`  ${line}`);
+  }
+
   event(label: string, event: PeerEvent): void {
+    if (!this.transcript) return;
     if (this.json) {
       this.write(
         JSON.stringify({
@@ -69,12 +87,18 @@ export class Printer {
     const color =
       tone === 'error' ? s.red : tone === 'warning' ? s.yellow : event.direction === 'out' ? s.cyan : s.green;
     this.write(`${arrow} ${s.dim(`[${label}]`)} ${color(text)}`);
+    const short = event.message && this.abridge?.(event.message);
+    if (short) {
+      this.write(indent(s.dim(short), BODY_INDENT));
+      return;
+    }
     const body = event.message ? formatJson(event.message, 100 - BODY_INDENT) : event.raw;
     this.write(indent(body, BODY_INDENT));
   }
 
   /** One line the server wrote to stderr (its logs). */
   stderr(label: string, line: string): void {
+    if (this.json && !this.transcript) return;
     if (this.json) {
       this.write(JSON.stringify({ server: label, direction: 'stderr', text: line }));
       return;

@@ -1,6 +1,7 @@
 import type { ConsoleOptions } from './args.js';
+import { Checklist } from './checks.js';
 import type { ConsoleIo } from './io.js';
-import { type Check, Printer } from './render.js';
+import { Printer } from './render.js';
 import { DEFAULT_SCENARIO, type Scenario, type ScenarioContext } from './scenarios/index.js';
 import { Session } from './session.js';
 import { colorEnabled, createStyle } from './style.js';
@@ -18,7 +19,7 @@ export async function runScripted(
     style: createStyle(!options.json && colorEnabled(io.stdout, io.env)),
     json: options.json,
   });
-  const checks: Check[] = [];
+  const checks = new Checklist(printer);
   const sessions: Session[] = [];
   const context: ScenarioContext = {
     printer,
@@ -31,12 +32,7 @@ export async function runScripted(
       sessions.push(session);
       return session;
     },
-    expect(name, ok, detail = '') {
-      const check = { name, ok, detail };
-      checks.push(check);
-      printer.check(check);
-      return check;
-    },
+    expect: (name, ok, detail) => checks.expect(name, ok, detail),
   };
 
   printer.note(`${scenario.title}, against ${[target.command, ...target.args].join(' ')}`);
@@ -48,10 +44,5 @@ export async function runScripted(
     await Promise.all(sessions.filter((s) => s.ended === undefined).map((s) => s.close()));
   }
 
-  printer.summary(checks);
-  const failed = checks.filter((c) => !c.ok);
-  if (options.json) {
-    for (const check of failed) io.stderr.write(`✗ ${check.name} — ${check.detail}\n`);
-  }
-  return checks.length > 0 && failed.length === 0 ? 0 : 1;
+  return checks.finish(io.stderr);
 }

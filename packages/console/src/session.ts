@@ -129,6 +129,29 @@ export class Session {
   }
 
   /**
+   * Resolves with the first message the server writes from now on that passes the test, or undefined if
+   * none arrives in time (or the server goes away first). Start waiting before causing the message.
+   */
+  waitForInbound(
+    test: (message: WireMessage) => boolean,
+    timeoutMs: number,
+  ): Promise<WireMessage | undefined> {
+    return new Promise((resolve) => {
+      const finish = (message: WireMessage | undefined) => {
+        clearTimeout(timer);
+        this.inboundWaiters.delete(done);
+        resolve(message);
+      };
+      const done = (event: PeerEvent) => {
+        if (event.message && test(event.message)) finish(event.message);
+      };
+      const timer = setTimeout(() => finish(undefined), timeoutMs);
+      this.inboundWaiters.add(done);
+      this.gone.catch(() => finish(undefined));
+    });
+  }
+
+  /**
    * Closes the server's stdin, as a client going away does, and waits for the process to end. A server
    * still running after `graceMs` is killed; `exit.code` is then null and `exit.signal` says so.
    */

@@ -160,7 +160,8 @@ describe('command line', () => {
   it('--help prints the usage and exits 0', async () => {
     const run = await runConsole(['--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('code-console [options] -- <command> [args...]');
+    expect(run.stdout).toContain('code-console course [options] -- <command> [args...]');
+    expect(run.stdout).toContain('code-console [episode] [options]');
   });
 
   it.each([
@@ -170,6 +171,13 @@ describe('command line', () => {
     [['--server', 'nope'], 'unknown server "nope"'],
     [['--server', 'satdt', '--', 'node', 'x.js'], 'either --server or `-- <command>`'],
     [['--'], '`--` must be followed by a command'],
+    [['bogus'], 'unknown command "bogus"; commands: episode, catalog, course'],
+    [['episode', 'course'], 'unexpected argument "course"'],
+    [['episode', '--server', 'satdt'], 'the episode always runs satdt, groundstation and hub'],
+    [['episode', '-i'], '-i is not for the episode command'],
+    [['catalog', '--no-errors'], '--no-errors is for the course session'],
+    [['course', '--data-dir', '/tmp/x'], '--data-dir is for the episode and catalog commands'],
+    [['course', '--server', 'satdt', '--server', 'hub'], 'give one --server'],
   ])('%j is a usage error (exit 2)', async (args, message) => {
     const run = await runConsole(args);
     expect(run.code).toBe(2);

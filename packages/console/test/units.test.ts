@@ -1,5 +1,6 @@
 import { expect, it, describe as suite } from 'vitest';
 import { parseArgs, UsageError } from '../src/args.js';
+import { formatCatalog, mergeCatalog, ToolNameClashError, toolsOf } from '../src/catalog.js';
 import { formatJson } from '../src/json-format.js';
 import { schemaViolationLayer } from '../src/protocol.js';
 import { describe } from '../src/render.js';
@@ -58,15 +59,46 @@ suite('colorEnabled', () => {
 });
 
 suite('parseArgs', () => {
-  it('defaults to the scripted course session against satdt under 2025-06-18', () => {
+  it('defaults to the federated episode under 2025-06-18, on a temporary data dir', () => {
     expect(parseArgs([])).toEqual({
-      mode: 'scripted',
+      mode: 'episode',
       target: { kind: 'app', app: 'satdt' },
+      servers: [],
       protocolVersion: '2025-06-18',
       showStderr: false,
       errors: true,
       json: false,
     });
+    expect(parseArgs(['episode'])).toEqual(parseArgs([]));
+  });
+
+  it('names the commands: episode, catalog, course (the scripted mode)', () => {
+    expect(parseArgs(['episode', '--json', '--show-stderr', '--data-dir', 'd'])).toMatchObject({
+      mode: 'episode',
+      json: true,
+      showStderr: true,
+      dataDir: 'd',
+    });
+    expect(parseArgs(['course']).mode).toBe('scripted');
+    expect(parseArgs(['course', '-i', '--server', 'hub'])).toMatchObject({
+      mode: 'interactive',
+      target: { kind: 'app', app: 'hub' },
+    });
+    expect(
+      parseArgs(['catalog', '--server', 'satdt', '--server', 'hub', '--', 'node', 's.js']).servers,
+    ).toEqual([
+      { kind: 'app', app: 'satdt' },
+      { kind: 'app', app: 'hub' },
+      { kind: 'command', command: 'node', args: ['s.js'] },
+    ]);
+  });
+
+  it('without a command, the flags of one server still select the course session', () => {
+    expect(parseArgs(['--server', 'satdt']).mode).toBe('scripted');
+    expect(parseArgs(['--no-errors']).mode).toBe('scripted');
+    expect(parseArgs(['--', 'node', 's.js']).mode).toBe('scripted');
+    expect(parseArgs(['-i']).mode).toBe('interactive');
+    expect(parseArgs(['--json']).mode).toBe('episode');
   });
 
   it('takes everything after -- as the server command, options included', () => {
@@ -118,5 +150,45 @@ suite('schemaViolationLayer', () => {
     expect(schemaViolationLayer('2024-11-05')).toBe('protocol');
     expect(schemaViolationLayer('2025-06-18')).toBe('protocol');
     expect(schemaViolationLayer('2025-11-25')).toBe('result');
+  });
+});
+
+suite('the unified catalog', () => {
+  const list = (...names: string[]) => ({
+    jsonrpc: '2.0',
+    id: 2,
+    result: { tools: names.map((name) => ({ name, title: `T ${name}`, inputSchema: { type: 'object' } })) },
+  });
+
+  it("merges every server's tools, sorted by name, each with its server", () => {
+    const catalog = mergeCatalog([
+      toolsOf('satdt', list('proximos_pases', 'satelite_info')),
+      toolsOf('hub', list('leer_eventos')),
+    ]);
+    expect(catalog.map((e) => [e.name, e.server])).toEqual([
+      ['leer_eventos', 'hub'],
+      ['proximos_pases', 'satdt'],
+      ['satelite_info', 'satdt'],
+    ]);
+    expect(formatCatalog(catalog)).toEqual([
+      'tool            server  title',
+      '──────────────  ──────  ─────',
+      'leer_eventos    hub     T leer_eventos',
+      'proximos_pases  satdt   T proximos_pases',
+      'satelite_info   satdt   T satelite_info',
+    ]);
+  });
+
+  it('refuses a name offered by two servers, naming both', () => {
+    const merge = () =>
+      mergeCatalog([toolsOf('satdt', list('satelite_info')), toolsOf('otro', list('satelite_info'))]);
+    expect(merge).toThrow(ToolNameClashError);
+    expect(merge).toThrow('satelite_info is offered by satdt and otro');
+  });
+
+  it('says which server failed to list its tools', () => {
+    expect(() =>
+      toolsOf('hub', { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found' } }),
+    ).toThrow('hub answered tools/list with JSON-RPC error -32601 "Method not found"');
   });
 });
