@@ -34,7 +34,7 @@ describe('satdt-mcp contract (CONTRACT.md)', () => {
   it('shows proximos_pases exactly as the course quotes it', async () => {
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === 'proximos_pases')!;
-    expect(tool.description?.startsWith('Ventanas de visibilidad futuras desde una estación.')).toBe(true);
+    expect(tool.description).toBe('Ventanas de visibilidad futuras desde una estación.');
     const props = tool.inputSchema.properties as Record<string, unknown>;
     expect(props.norad_id).toEqual({ type: 'integer' });
     expect(props.estacion).toEqual({ type: 'string' });

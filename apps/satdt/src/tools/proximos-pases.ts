@@ -22,11 +22,8 @@ const pase = z.object({
 export const proximosPases = defineTool({
   name: 'proximos_pases',
   title: 'Próximos pases sobre una estación',
-  description:
-    'Ventanas de visibilidad futuras desde una estación. Úsala para planificar contactos u observaciones: ' +
-    'devuelve AOS, TCA y LOS de cada pase sobre la máscara de elevación de la estación, con propagación ' +
-    `SGP4 real. 'horas' (1–72, por defecto ${DEFAULT_HOURS}) fija la ventana; 'desde' (ISO-8601 UTC, por ` +
-    'defecto ahora) su inicio. Estaciones: orbiteye-mx, orbiteye-cl, orbiteye-es.',
+  // Exactly as the course quotes it (CONTRACT.md); the details a model needs travel in `desde`'s text.
+  description: 'Ventanas de visibilidad futuras desde una estación.',
   input: z.strictObject({
     norad_id: z.int(),
     estacion: z.string(),
@@ -34,7 +31,11 @@ export const proximosPases = defineTool({
     desde: z.iso
       .datetime({ offset: false })
       .optional()
-      .describe('Inicio de la ventana (ISO-8601 UTC, p. ej. 2026-11-30T03:14:00Z); por defecto, ahora'),
+      .describe(
+        'Inicio de la ventana (ISO-8601 UTC, p. ej. 2026-11-30T03:14:00Z); por defecto, ahora. La ventana ' +
+          `dura 'horas' (1–72, por defecto ${DEFAULT_HOURS}). Estaciones: orbiteye-mx, orbiteye-cl, orbiteye-es. ` +
+          'Cada pase da AOS, TCA y LOS sobre la máscara de elevación de la estación (propagación SGP4).',
+      ),
   }),
   output: z.object({
     norad_id: z.int(),
@@ -79,7 +80,10 @@ export const proximosPases = defineTool({
       pases,
       antiguedad_tle_dias: round(result.element_age_days, 2),
     };
-    return { text: lines(summary(data), staleElementsWarning(result.element_age_days)), data };
+    return {
+      text: lines(summary(data), ...details(data.pases), staleElementsWarning(result.element_age_days)),
+      data,
+    };
   },
 });
 
@@ -101,12 +105,23 @@ function summary(data: {
   if (data.pases.length === 0) {
     return `0 pases: ${data.nombre} no sube sobre la máscara de ${data.estacion} entre ${data.desde} y ${data.hasta}.`;
   }
-  // Times alone are ambiguous once the window spans more than a day.
-  const spansDays =
-    data.desde.slice(0, 10) !== data.hasta.slice(0, 10) &&
-    Date.parse(data.hasta) - Date.parse(data.desde) > 86_400_000;
-  const items = data.pases.map(
-    (p) => `${spansDays ? dayHhmmZ(p.aos) : hhmmZ(p.aos)} (elev ${Math.round(p.elevacion_max_deg)}°)`,
-  );
+  const items = data.pases.map((p) => `${hhmmZ(p.aos)} (elev ${Math.round(p.elevacion_max_deg)}°)`);
   return `${data.pases.length} ${data.pases.length === 1 ? 'pase' : 'pases'}: ${items.join(', ')}`;
+}
+
+/** One line per pass with its date, which the course's one-line summary leaves out. */
+function details(
+  pases: Array<{
+    aos: string;
+    los: string;
+    elevacion_max_deg: number;
+    azimut_aos_deg: number;
+    azimut_los_deg: number;
+  }>,
+): string[] {
+  return pases.map(
+    (p, i) =>
+      `${i + 1}. ${dayHhmmZ(p.aos)}–${hhmmZ(p.los)}: elevación máx. ${p.elevacion_max_deg.toFixed(1)}°, ` +
+      `azimut ${Math.round(p.azimut_aos_deg)}° → ${Math.round(p.azimut_los_deg)}°`,
+  );
 }
