@@ -76,8 +76,12 @@ describe('proximos_pases', () => {
     expect(first).toMatch(/^\d+ pases?: \d\d:\d\dZ \(elev \d+°\)(, \d\d:\d\dZ \(elev \d+°\))*$/);
     expect(first.startsWith(`${data.pases.length} pase`)).toBe(true);
     // Then one line per pass with its date, for windows that span several days.
-    const detail = textOf(result).split('\n').slice(1, 1 + data.pases.length);
-    expect(detail[0]).toMatch(/^1\. \d\d\/\d\d \d\d:\d\dZ–\d\d:\d\dZ: elevación máx\. \d+\.\d°, azimut \d+° → \d+°$/);
+    const detail = textOf(result)
+      .split('\n')
+      .slice(1, 1 + data.pases.length);
+    expect(detail[0]).toMatch(
+      /^1\. \d\d\/\d\d \d\d:\d\dZ–\d\d:\d\dZ: elevación máx\. \d+\.\d°, azimut \d+° → \d+°$/,
+    );
   });
 
   it('answers a geostationary satellite as always or never visible, not a pass list', async () => {
