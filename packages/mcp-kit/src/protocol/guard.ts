@@ -1,3 +1,4 @@
+import { allowedBeforeInitialized, NOT_INITIALIZED_MESSAGE } from '@code-cluster/shared/protocol';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ClientNotificationSchema,
@@ -24,9 +25,6 @@ function byMethod(union: { options: readonly unknown[] }): Map<string, Schema> {
 
 let requestSchemas: Map<string, Schema> | undefined;
 let notificationSchemas: Map<string, Schema> | undefined;
-
-/** Requests allowed before the handshake completes (DESIGN.md §3 rule 1). */
-const ALLOWED_BEFORE_INITIALIZED = new Set(['initialize', 'ping']);
 
 /**
  * Sits between a transport and the SDK's `Server` and enforces what the SDK leaves open: the order of the
@@ -123,8 +121,8 @@ export class GuardedTransport implements Transport {
       );
       return;
     }
-    if (this.session.phase !== 'ready' && !ALLOWED_BEFORE_INITIALIZED.has(method)) {
-      this.reply(errorResponse(id, ErrorCodes.ServerNotInitialized, 'Server not initialized'));
+    if (this.session.phase !== 'ready' && !allowedBeforeInitialized(method)) {
+      this.reply(errorResponse(id, ErrorCodes.ServerNotInitialized, NOT_INITIALIZED_MESSAGE));
       return;
     }
     requestSchemas ??= byMethod(ClientRequestSchema);

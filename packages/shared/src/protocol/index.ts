@@ -1,0 +1,24 @@
+// The protocol rules of DESIGN.md §3 as plain definitions (no MCP SDK): mcp-kit enforces them, the lab's
+// grader judges transcripts by them, so both always agree.
+export { ErrorCodes, errorResponse, type JsonRpcErrorResponse, type JsonRpcId } from './errors.js';
+export {
+  ALLOWED_BEFORE_INITIALIZED,
+  allowedBeforeInitialized,
+  NOT_INITIALIZED_MESSAGE,
+} from './lifecycle.js';
+export {
+  classifyLine,
+  classifyMessage,
+  type Incoming,
+  isValidId,
+  type JsonRpcMessage,
+  parseLine,
+} from './messages.js';
+export {
+  inputErrorsAreToolResults,
+  isSupportedVersion,
+  LATEST_PROTOCOL_VERSION,
+  negotiateVersion,
+  type ProtocolVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from './versions.js';
