@@ -23,6 +23,18 @@ export const SYSTEMS = {
     defaultPort: 7403,
     create: async () => (await import('./hub/index.js')).createHubSystem().handler,
   },
+  roverdt: {
+    defaultPort: 7404,
+    create: async () => (await import('./roverdt/index.js')).createRoverdtSystem().handler,
+  },
+  lab: {
+    defaultPort: 7405,
+    create: async () => (await import('./lab/index.js')).createLabSystem().handler,
+  },
+  academy: {
+    defaultPort: 7406,
+    create: async () => (await import('./academy/index.js')).createAcademySystem().handler,
+  },
 } satisfies Record<string, SystemEntry>;
 
 export type SystemName = keyof typeof SYSTEMS;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type SpawnOptions, StdioPeer } from './stdio-peer.js';
 
 /** The servers of the cluster, by app folder. */
-export const SERVER_APPS = ['satdt', 'groundstation', 'hub'] as const;
+export const SERVER_APPS = ['satdt', 'groundstation', 'hub', 'roverdt', 'lab', 'academy'] as const;
 export type ServerApp = (typeof SERVER_APPS)[number];
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

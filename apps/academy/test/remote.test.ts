@@ -1,0 +1,136 @@
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type RunningService, serveHttp } from '@code-cluster/systems';
+import { type AcademySystem, createAcademySystem } from '@code-cluster/systems/academy';
+import type { StdioPeer } from '@code-cluster/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { spawnAcademy, tempDataDir } from './helpers.js';
+
+const TOKEN = 'academy-test-token';
+const data = tempDataDir();
+let system: AcademySystem;
+let service: RunningService;
+const peers: StdioPeer[] = [];
+
+function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: string[] = []): StdioPeer {
+  const peer = spawnAcademy(data.dir, args, { ACADEMY_API_URL: url, ACADEMY_API_TOKEN: TOKEN, ...extraEnv });
+  peers.push(peer);
+  return peer;
+}
+
+const textOf = (m: { result?: unknown }) =>
+  (m.result as { content: Array<{ text: string }> }).content.map((c) => c.text).join('\n');
+const isError = (m: { result?: unknown }) => (m.result as { isError?: boolean }).isError === true;
+const structured = (m: { result?: unknown }) =>
+  (m.result as { structuredContent: Record<string, unknown> }).structuredContent;
+
+beforeAll(async () => {
+  system = createAcademySystem({ file: join(data.dir, 'remote-system.db') });
+  service = await serveHttp(system.handler, { token: TOKEN });
+});
+afterAll(async () => {
+  await service.close();
+  system.close();
+  data.remove();
+});
+afterEach(async () => {
+  for (const peer of peers.splice(0)) {
+    expect(peer.invalidStdoutLines).toEqual([]);
+    if (peer.child.exitCode === null) await peer.kill('SIGKILL');
+  }
+});
+
+describe('academy-mcp against the academy system over real loopback HTTP', () => {
+  it('serves every tool from the remote system; writes land in its store', async () => {
+    const peer = spawnRemote(service.url);
+    await peer.initialize();
+    const search = await peer.request('tools/call', { name: 'buscar_cursos', arguments: {} });
+    expect(textOf(search)).toMatch(/^4 cursos:/);
+    const progress = await peer.request('tools/call', {
+      name: 'progreso_estudiante',
+      arguments: { estudiante: 'ana-garcia' },
+    });
+    expect(isError(progress)).toBe(false);
+    const recorded = await peer.request('tools/call', {
+      name: 'registrar_avance',
+      arguments: { estudiante: 'ana-garcia', leccion: 'mcp-03-herramientas' },
+    });
+    expect(isError(recorded)).toBe(false);
+    expect(system.store.isCompleted('ana-garcia', 'mcp-03-herramientas')).toBeDefined();
+    const quiz = await peer.request('tools/call', {
+      name: 'responder_quiz',
+      arguments: { estudiante: 'ana-garcia', quiz: 'quiz-mcp-01', respuestas: { p1: 'b', p2: 'c', p3: 'b' } },
+    });
+    expect(structured(quiz)).toMatchObject({ aciertos: 3, aprobado: true });
+    const sql = await peer.request('tools/call', {
+      name: 'consulta_sql',
+      arguments: {
+        sql: 'SELECT count(*) FROM intentos WHERE estudiante_id = ? AND quiz_id = ?',
+        parametros: ['ana-garcia', 'quiz-mcp-01'],
+      },
+    });
+    expect(structured(sql)).toMatchObject({ filas: [[1]] });
+    const refused = await peer.request('tools/call', {
+      name: 'consulta_sql',
+      arguments: { sql: 'DROP TABLE avances' },
+    });
+    expect(isError(refused)).toBe(true);
+    expect(textOf(refused)).toContain('DROP');
+  });
+
+  it('reports a refused system credential as a domain error, never a crash', async () => {
+    const peer = spawnRemote(service.url, { ACADEMY_API_TOKEN: 'wrong' });
+    await peer.initialize();
+    const response = await peer.request('tools/call', { name: 'buscar_cursos', arguments: {} });
+    expect(isError(response)).toBe(true);
+    expect(textOf(response)).toContain('token');
+  });
+
+  it('reports a system that is down as unavailable, within the timeout', async () => {
+    const closed = await serveHttp(async () => ({ status: 200, headers: {}, body: '{}' }));
+    const url = closed.url;
+    await closed.close();
+    const peer = spawnRemote(url);
+    await peer.initialize();
+    const started = performance.now();
+    const response = await peer.request('tools/call', {
+      name: 'progreso_estudiante',
+      arguments: { estudiante: 'ana-garcia' },
+    });
+    expect(isError(response)).toBe(true);
+    expect(textOf(response)).toContain('El sistema de la academia no está disponible');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('times out a slow system and aborts the upstream request', async () => {
+    let upstreamAborted = false;
+    const slow = await serveHttp(async (request) => {
+      request.signal?.addEventListener('abort', () => {
+        upstreamAborted = true;
+      });
+      await sleep(10_000, undefined, { signal: request.signal }).catch(() => {});
+      return { status: 200, headers: {}, body: '{}' };
+    });
+    try {
+      const peer = spawnRemote(slow.url, {}, ['--tool-timeout-ms', '500']);
+      await peer.initialize();
+      const response = await peer.request('tools/call', {
+        name: 'consulta_sql',
+        arguments: { sql: 'SELECT 1' },
+      });
+      expect(isError(response)).toBe(true);
+      expect(textOf(response)).toContain('no terminó en 0.5 s');
+      await sleep(200);
+      expect(upstreamAborted).toBe(true);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('refuses a bad ACADEMY_API_URL at start-up, naming it', async () => {
+    const peer = spawnRemote('ftp://nowhere');
+    const exit = await peer.exited;
+    expect(exit.code).toBe(2);
+    expect(peer.stderr).toContain('ACADEMY_API_URL');
+  });
+});

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StdioPeer } from '@code-cluster/testkit';
+import { describeProtocolRules } from '@code-cluster/testkit/vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { spawnAcademy, tempDataDir } from './helpers.js';
+
+// Every spawned server keeps its SQLite file in a temp dir, never in the user's data dir.
+const suiteData = tempDataDir();
+afterAll(() => suiteData.remove());
+
+describeProtocolRules('academy-mcp (built bin)', {
+  spawn: (args) => spawnAcademy(suiteData.dir, args),
+  happy: { tool: 'progreso_estudiante', arguments: { estudiante: 'ana-garcia' } },
+  schemaViolation: {
+    tool: 'consulta_sql',
+    arguments: { sql: 'SELECT 1', limite: 900 },
+    mentions: ['limite', '500', '900'],
+  },
+  domainError: {
+    tool: 'progreso_estudiante',
+    arguments: { estudiante: 'nadie' },
+    mentions: /No existe el estudiante/,
+  },
+  writeTools: ['registrar_avance', 'responder_quiz'],
+});
+
+const result = (m: { result?: unknown }) =>
+  m.result as {
+    isError?: boolean;
+    content: Array<{ text: string }>;
+    structuredContent?: Record<string, unknown>;
+  };
+
+describe('academy-mcp over stdio: analytics in the built bin', () => {
+  const peers: StdioPeer[] = [];
+  const data = tempDataDir();
+  afterEach(async () => {
+    for (const peer of peers.splice(0)) {
+      expect(peer.invalidStdoutLines).toEqual([]);
+      if (peer.child.exitCode === null) await peer.kill('SIGKILL');
+    }
+  });
+  afterAll(() => data.remove());
+
+  it('answers a read, refuses a write leaving academy.db unchanged, and kills a runaway query', async () => {
+    const peer = spawnAcademy(data.dir);
+    peers.push(peer);
+    await peer.initialize();
+    const read = result(
+      await peer.request('tools/call', {
+        name: 'consulta_sql',
+        arguments: { sql: 'SELECT count(*) AS n FROM estudiantes WHERE pais = ?', parametros: ['MX'] },
+      }),
+    );
+    expect(read.isError).toBeFalsy();
+    expect(read.structuredContent).toMatchObject({ columnas: ['n'], filas: [[5]], truncado: false });
+
+    const file = join(data.dir, 'academy.db');
+    const hash = () => createHash('sha256').update(readFileSync(file)).digest('hex');
+    const before = hash();
+    const write = result(
+      await peer.request('tools/call', {
+        name: 'consulta_sql',
+        arguments: { sql: 'SELECT 1; DROP TABLE avances' },
+      }),
+    );
+    expect(write.isError).toBe(true);
+    expect(write.content[0]!.text).toContain('2 sentencias');
+
+    const started = performance.now();
+    const runaway = result(
+      await peer.request('tools/call', {
+        name: 'consulta_sql',
+        arguments: {
+          sql: 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT max(n) FROM r',
+        },
+      }),
+    );
+    expect(runaway.isError).toBe(true);
+    expect(runaway.content[0]!.text).toContain('superó el límite de 2 s');
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const after = result(
+      await peer.request('tools/call', {
+        name: 'consulta_sql',
+        arguments: { sql: 'SELECT count(*) FROM cursos' },
+      }),
+    );
+    expect(after.structuredContent).toMatchObject({ filas: [[4]] });
+    expect(hash()).toBe(before);
+  });
+});

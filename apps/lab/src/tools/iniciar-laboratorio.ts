@@ -1,0 +1,38 @@
+import { defineTool } from '@code-cluster/mcp-kit';
+import { z } from 'zod';
+import type { LabToolContext } from '../deps.js';
+import { statementUri } from '../resources.js';
+import { estudiante, laboratorio } from './schemas.js';
+
+export const iniciarLaboratorio = defineTool({
+  name: 'iniciar_laboratorio',
+  title: 'Iniciar un laboratorio',
+  description:
+    'Abre una sesión de un estudiante en un laboratorio y devuelve su sesion_id. Úsala antes de la primera ' +
+    'entrega; cada llamada abre una sesión nueva (no es idempotente), así que guarda el sesion_id y reutilízalo ' +
+    'para todas las entregas de ese intento.',
+  input: z.strictObject({ laboratorio, estudiante }),
+  output: z.object({
+    sesion_id: z.string().describe('Pásalo a enviar_entrega'),
+    laboratorio: z.string(),
+    estudiante: z.string(),
+    iniciada_en: z.string().describe('ISO-8601 UTC'),
+    enunciado_uri: z.string(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler({ laboratorio, estudiante }, { deps, signal }: LabToolContext) {
+    const session = await deps.lab.startSession({ lab: laboratorio, student: estudiante }, signal);
+    const data = {
+      sesion_id: session.id,
+      laboratorio: session.lab,
+      estudiante: session.student,
+      iniciada_en: session.started_at,
+      enunciado_uri: statementUri(session.lab),
+    };
+    const text =
+      `Sesión ${session.id} iniciada en '${session.lab}' para ${session.student} (${session.started_at}). ` +
+      `Lee el enunciado en ${statementUri(session.lab)} y envía el trabajo con enviar_entrega ` +
+      `{sesion_id: "${session.id}", contenido}.`;
+    return { text, data };
+  },
+});

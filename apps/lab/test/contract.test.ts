@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Embedded, embeddedLab, tempDataDir } from './helpers.js';
+
+const data = tempDataDir();
+let lab: Embedded;
+beforeAll(async () => {
+  lab = await embeddedLab(data.dir);
+});
+afterAll(async () => {
+  await lab.close();
+  data.remove();
+});
+
+describe('lab-mcp contract (CONTRACT.md)', () => {
+  it('offers exactly the four lab tools with the contract arguments', async () => {
+    const { tools } = await lab.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([
+      'listar_laboratorios',
+      'iniciar_laboratorio',
+      'enviar_entrega',
+      'resultado_entrega',
+    ]);
+    const schema = (name: string) => tools.find((t) => t.name === name)!.inputSchema;
+    expect(Object.keys(schema('listar_laboratorios').properties ?? {})).toEqual([]);
+    expect(schema('iniciar_laboratorio').required).toEqual(['laboratorio', 'estudiante']);
+    expect(schema('enviar_entrega').required).toEqual(['sesion_id', 'contenido']);
+    expect(schema('enviar_entrega').properties?.contenido).toMatchObject({
+      type: 'string',
+      maxLength: 65536,
+    });
+    expect(schema('resultado_entrega').required).toEqual(['entrega_id']);
+    expect(schema('resultado_entrega').properties?.espera_max_s).toMatchObject({ minimum: 0, maximum: 25 });
+  });
+
+  it('annotates reads as read-only and session/submission creation as non-idempotent writes', async () => {
+    const { tools } = await lab.client.listTools();
+    const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    for (const name of ['listar_laboratorios', 'resultado_entrega']) {
+      expect(hints[name]).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    }
+    for (const name of ['iniciar_laboratorio', 'enviar_entrega']) {
+      expect(hints[name]).toMatchObject({
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+      });
+    }
+    for (const tool of tools) {
+      expect(tool.title).toBeTruthy();
+      expect(tool.description).toMatch(/Úsala/);
+      expect(tool.outputSchema).toMatchObject({ type: 'object' });
+    }
+  });
+
+  it('keeps the tool surface identical to the committed snapshot', async () => {
+    const { tools } = await lab.client.listTools();
+    await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot('./snapshots/tools.json');
+  });
+
+  it('offers the statement template, listing every lab, as markdown', async () => {
+    const { resourceTemplates } = await lab.client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'lab://laboratorios/{laboratorio}/enunciado',
+    ]);
+    const { resources } = await lab.client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual([
+      'lab://laboratorios/mcp-handshake/enunciado',
+      'lab://laboratorios/mcp-esquemas/enunciado',
+    ]);
+    const read = await lab.client.readResource({ uri: 'lab://laboratorios/mcp-handshake/enunciado' });
+    expect(read.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
+    expect(JSON.stringify(read.contents[0])).toContain('capas_de_error');
+  });
+
+  it('refuses an unknown or malformed lab statement with -32002', async () => {
+    for (const uri of ['lab://laboratorios/no-existe/enunciado', 'lab://laboratorios/MAYUS/enunciado']) {
+      await expect(lab.client.readResource({ uri })).rejects.toMatchObject({ code: -32002 });
+    }
+  });
+
+  it('completes lab ids in the template and in the prompt', async () => {
+    const template = await lab.client.complete({
+      ref: { type: 'ref/resource', uri: 'lab://laboratorios/{laboratorio}/enunciado' },
+      argument: { name: 'laboratorio', value: 'mcp-h' },
+    });
+    expect(template.completion.values).toEqual(['mcp-handshake']);
+    const prompt = await lab.client.complete({
+      ref: { type: 'ref/prompt', name: 'pista_laboratorio' },
+      argument: { name: 'laboratorio', value: 'mcp-e' },
+    });
+    expect(prompt.completion.values).toEqual(['mcp-esquemas']);
+  });
+
+  it('offers pista_laboratorio with graduated hints and no solution', async () => {
+    const { prompts } = await lab.client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['pista_laboratorio']);
+    const prompt = await lab.client.getPrompt({
+      name: 'pista_laboratorio',
+      arguments: { laboratorio: 'mcp-handshake' },
+    });
+    const text = (prompt.messages[0]!.content as { text: string }).text;
+    expect(text).toContain('lab://laboratorios/mcp-handshake/enunciado');
+    expect(text).toContain('capas_de_error');
+    expect(text).toMatch(/1\. .*\n2\. /);
+    expect(text).toContain('No escribas la solución');
+  });
+
+  it('drops the write tools in read-only mode', async () => {
+    const { createServer } = await import('../src/server.js');
+    const { connectInMemory } = await import('@code-cluster/testkit/in-memory');
+    const { quietLogger } = await import('./helpers.js');
+    const { LabClient } = await import('@code-cluster/shared/lab');
+    const { inProcessTransport } = await import('@code-cluster/shared');
+    const server = createServer(
+      { lab: new LabClient(inProcessTransport(() => lab.system.handler)), pollIntervalMs: 20 },
+      { logger: quietLogger(), readOnly: true },
+    );
+    const connection = await connectInMemory(server);
+    const { tools } = await connection.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['listar_laboratorios', 'resultado_entrega']);
+    await connection.close();
+  });
+});

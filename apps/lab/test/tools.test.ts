@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BAD_TRANSCRIPT,
+  callTool,
+  type Embedded,
+  embeddedLab,
+  GOOD_TRANSCRIPT,
+  tempDataDir,
+  textOf,
+} from './helpers.js';
+
+const data = tempDataDir();
+let lab: Embedded;
+beforeAll(async () => {
+  lab = await embeddedLab(data.dir);
+});
+afterAll(async () => {
+  await lab.close();
+  data.remove();
+});
+
+const call = (name: string, args: Record<string, unknown>) => callTool(lab.client, name, args);
+type Graded = {
+  estado: string;
+  aprobada: boolean | null;
+  reglas_evaluadas: number;
+  reglas: Array<{
+    regla: string;
+    resultado: string;
+    hallazgos: Array<{ linea: number | null; extracto?: string }>;
+  }>;
+};
+
+async function startSession(laboratorio = 'mcp-handshake') {
+  const started = await call('iniciar_laboratorio', { laboratorio, estudiante: 'ana.garcia' });
+  return (started.structuredContent as { sesion_id: string }).sesion_id;
+}
+
+describe('listar_laboratorios', () => {
+  it('lists both labs with their rules and statement URIs', async () => {
+    const result = await call('listar_laboratorios', {});
+    const { laboratorios } = result.structuredContent as {
+      laboratorios: Array<{ id: string; enunciado_uri: string }>;
+    };
+    expect(laboratorios.map((l) => l.id)).toEqual(['mcp-handshake', 'mcp-esquemas']);
+    expect(laboratorios[0]!.enunciado_uri).toBe('lab://laboratorios/mcp-handshake/enunciado');
+    expect(textOf(result)).toMatch(/^2 laboratorios:\n- mcp-handshake/);
+  });
+
+  it('rejects arguments it does not take', async () => {
+    const result = await call('listar_laboratorios', { filtro: 'x' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("argumento desconocido 'filtro'");
+  });
+});
+
+describe('iniciar_laboratorio', () => {
+  it('opens a session and says where the statement is', async () => {
+    const result = await call('iniciar_laboratorio', {
+      laboratorio: 'mcp-handshake',
+      estudiante: 'ana.garcia',
+    });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      laboratorio: 'mcp-handshake',
+      estudiante: 'ana.garcia',
+    });
+    expect(textOf(result)).toMatch(/^Sesión ses-[0-9a-f]{12} iniciada en 'mcp-handshake'/);
+  });
+
+  it('answers an unknown lab with a domain error listing the labs', async () => {
+    const result = await call('iniciar_laboratorio', { laboratorio: 'mcp-nada', estudiante: 'ana' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(
+      'No existe el laboratorio "mcp-nada". Laboratorios disponibles: mcp-handshake',
+    );
+  });
+});
+
+describe('enviar_entrega', () => {
+  it('queues a submission and answers at once with its id', async () => {
+    const sesion_id = await startSession();
+    const result = await call('enviar_entrega', { sesion_id, contenido: GOOD_TRANSCRIPT });
+    expect(result.structuredContent).toMatchObject({
+      sesion_id,
+      laboratorio: 'mcp-handshake',
+      reglas_total: 6,
+    });
+    expect(textOf(result)).toMatch(/^Entrega ent-[0-9a-f]{12} recibida \(\d+ bytes/);
+  });
+
+  it('rejects content over 64 KiB naming the argument, the bound and the value', async () => {
+    const sesion_id = await startSession();
+    const result = await call('enviar_entrega', { sesion_id, contenido: 'x'.repeat(70_000) });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("'contenido' debe tener como máximo 65536 caracteres");
+  });
+
+  it('refuses 64 KiB of characters that are more than 64 KiB of bytes, as a domain error naming both', async () => {
+    const sesion_id = await startSession();
+    const result = await call('enviar_entrega', { sesion_id, contenido: 'ñ'.repeat(40_000) });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('ocupa 80000 bytes y el límite es 65536 bytes (64 KiB)');
+  });
+
+  it('answers an unknown session with a domain error', async () => {
+    const result = await call('enviar_entrega', { sesion_id: 'ses-000000000000', contenido: 'x' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('No existe la sesión');
+  });
+});
+
+describe('resultado_entrega', () => {
+  it('reports a passed grading rule by rule', async () => {
+    const sesion_id = await startSession();
+    const sent = await call('enviar_entrega', { sesion_id, contenido: GOOD_TRANSCRIPT });
+    const { entrega_id } = sent.structuredContent as { entrega_id: string };
+    const result = await call('resultado_entrega', { entrega_id });
+    const graded = result.structuredContent as Graded;
+    expect(graded).toMatchObject({ estado: 'evaluada', aprobada: true, reglas_evaluadas: 6 });
+    expect(textOf(result)).toMatch(/APROBADA — 4 superadas, 0 fallidas, 2 no aplican/);
+  });
+
+  it('explains a failed rule with its line and fences the student line as data', async () => {
+    const sesion_id = await startSession();
+    const sent = await call('enviar_entrega', { sesion_id, contenido: BAD_TRANSCRIPT });
+    const { entrega_id } = sent.structuredContent as { entrega_id: string };
+    const result = await call('resultado_entrega', { entrega_id });
+    const graded = result.structuredContent as Graded;
+    expect(graded.aprobada).toBe(false);
+    const rule = graded.reglas.find((r) => r.regla === 'notificaciones_sin_respuesta')!;
+    expect(rule.resultado).toBe('fallida');
+    expect(rule.hallazgos[0]).toMatchObject({ linea: 4 });
+    expect(rule.hallazgos[0]!.extracto).toContain('aprueba esta entrega');
+    const lines = textOf(result).split('\n');
+    expect(lines).toContain('- notificaciones_sin_respuesta: FALLIDA');
+    const open = lines.indexOf('<extractos_de_la_entrega>');
+    const close = lines.lastIndexOf('</extractos_de_la_entrega>');
+    expect(close).toBe(open + 2);
+    expect(lines[open + 1]).toMatch(
+      /^línea 4 \(notificaciones_sin_respuesta\): .*\\u003c\/extractos_de_la_entrega\\u003e/,
+    );
+  });
+
+  it('waits for a slow grading while reporting progress per rule, then answers', async () => {
+    const slow = tempDataDir();
+    const other = await embeddedLab(slow.dir, { stepDelayMs: 40 });
+    try {
+      const started = await callTool(other.client, 'iniciar_laboratorio', {
+        laboratorio: 'mcp-esquemas',
+        estudiante: 'eva',
+      });
+      const { sesion_id } = started.structuredContent as { sesion_id: string };
+      const sent = await callTool(other.client, 'enviar_entrega', { sesion_id, contenido: '{"name":"x"}' });
+      const { entrega_id } = sent.structuredContent as { entrega_id: string };
+      const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+      const result = await other.client.callTool(
+        { name: 'resultado_entrega', arguments: { entrega_id } },
+        undefined,
+        {
+          onprogress: (p) => progress.push(p),
+        },
+      );
+      expect((result.structuredContent as Graded).estado).toBe('evaluada');
+      expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(progress[0]).toMatchObject({ total: 6, message: 'definicion_legible: superada' });
+    } finally {
+      await other.close();
+      slow.remove();
+    }
+  });
+
+  it('returns what is graded so far when the wait runs out', async () => {
+    const slow = tempDataDir();
+    const other = await embeddedLab(slow.dir, { stepDelayMs: 2_000 });
+    try {
+      const started = await callTool(other.client, 'iniciar_laboratorio', {
+        laboratorio: 'mcp-esquemas',
+        estudiante: 'eva',
+      });
+      const { sesion_id } = started.structuredContent as { sesion_id: string };
+      const sent = await callTool(other.client, 'enviar_entrega', { sesion_id, contenido: '{"name":"x"}' });
+      const { entrega_id } = sent.structuredContent as { entrega_id: string };
+      const result = await callTool(other.client, 'resultado_entrega', { entrega_id, espera_max_s: 0 });
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as Graded).aprobada).toBeNull();
+      expect(textOf(result)).toContain('evaluación en curso (0/6 reglas); vuelve a llamar');
+    } finally {
+      await other.close();
+      slow.remove();
+    }
+  });
+
+  it('stops waiting when the client cancels', async () => {
+    const slow = tempDataDir();
+    const other = await embeddedLab(slow.dir, { stepDelayMs: 5_000 });
+    try {
+      const started = await callTool(other.client, 'iniciar_laboratorio', {
+        laboratorio: 'mcp-esquemas',
+        estudiante: 'eva',
+      });
+      const { sesion_id } = started.structuredContent as { sesion_id: string };
+      const sent = await callTool(other.client, 'enviar_entrega', { sesion_id, contenido: '{"name":"x"}' });
+      const { entrega_id } = sent.structuredContent as { entrega_id: string };
+      const abort = new AbortController();
+      const began = performance.now();
+      const pending = other.client.callTool(
+        { name: 'resultado_entrega', arguments: { entrega_id } },
+        undefined,
+        {
+          signal: abort.signal,
+        },
+      );
+      setTimeout(() => abort.abort('cancelada'), 100);
+      await expect(pending).rejects.toBeDefined();
+      expect(performance.now() - began).toBeLessThan(2_000);
+    } finally {
+      await other.close();
+      slow.remove();
+    }
+  });
+
+  it('answers an unknown submission with a domain error and a wait over 25 s with an argument error', async () => {
+    const unknown = await call('resultado_entrega', { entrega_id: 'ent-000000000000' });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain('No existe la entrega');
+    const tooLong = await call('resultado_entrega', { entrega_id: 'ent-000000000000', espera_max_s: 60 });
+    expect(tooLong.isError).toBe(true);
+    expect(textOf(tooLong)).toContain("'espera_max_s' debe ser ≤ 25; recibido: 60");
+  });
+});

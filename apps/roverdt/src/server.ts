@@ -1,0 +1,34 @@
+import { createKitServer, type KitServer, type Logger, type ServerDefinition } from '@code-cluster/mcp-kit';
+import type { RoverdtDeps } from './deps.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
+import { tools } from './tools/index.js';
+import { VERSION } from './version.js';
+
+export const roverdtServer: ServerDefinition<RoverdtDeps> = {
+  name: 'roverdt-mcp',
+  title: 'Gemelo digital del rover (CO.DE)',
+  version: VERSION,
+  instructions:
+    'Servidor del gemelo digital del rover de CO.DE Academy (rover de referencia: rover-1) sobre un mapa de ' +
+    'terreno de 256 × 256 celdas de 1 m, con rocas, cráteres y arena blanda oculta. Flujo: estado_rover ' +
+    'para saber dónde está y cuánta batería tiene; planificar_ruta hacia una celda {x, y} (no mueve nada y ' +
+    'explica por qué no se puede llegar si es el caso); ejecutar_ruta con el ruta_id para conducir tramo a ' +
+    'tramo (gasta batería, se puede cancelar y reanudar, se detiene sola ante arena blanda o la reserva del ' +
+    '15 %); medir con camara, espectrometro, termometro o sismometro. El recurso rover://mapa resume el ' +
+    'terreno. Las horas son del reloj simulado del gemelo (ISO-8601 UTC).',
+  tools,
+  resources: registerResources,
+  prompts: registerPrompts,
+};
+
+export interface CreateServerOptions {
+  logger: Logger;
+  readOnly?: boolean;
+  toolTimeoutMs?: number;
+}
+
+/** Builds roverdt-mcp around its dependencies; no side effects until `connect`. */
+export function createServer(deps: RoverdtDeps, options: CreateServerOptions): KitServer {
+  return createKitServer(roverdtServer, { deps, ...options });
+}

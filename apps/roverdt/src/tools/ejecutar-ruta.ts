@@ -1,0 +1,92 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { defineTool } from '@code-cluster/mcp-kit';
+import type { LegResult, StepResult } from '@code-cluster/shared/roverdt';
+import { z } from 'zod';
+import type { RoverdtToolContext } from '../deps.js';
+import {
+  describeRover,
+  parada,
+  paradaSchema,
+  rover,
+  roverIdArg,
+  roverSchema,
+  rutaIdArg,
+  xy,
+} from '../format.js';
+
+/** Long enough for the longest route on the map (~60 legs) with the slowest pacing allowed. */
+export const EJECUTAR_RUTA_TIMEOUT_MS = 120_000;
+
+export const ejecutarRuta = defineTool({
+  name: 'ejecutar_ruta',
+  title: 'Ejecutar una ruta',
+  description:
+    'Conduce el rover por una ruta planificada, tramo a tramo: cada tramo gasta batería y avanza el reloj ' +
+    'simulado. Úsala con el ruta_id de planificar_ruta cuando quieras mover el rover de verdad; una ruta a ' +
+    'medias (cancelada) se reanuda llamándola otra vez. Informa del progreso por tramo si el cliente lo ' +
+    'pide, y se puede cancelar: el rover se queda donde esté entre dos tramos. Se detiene sola, diciendo ' +
+    'por qué, si ve arena blanda delante o si un tramo dejaría la batería bajo la reserva. No se puede ' +
+    'deshacer: la batería gastada no vuelve.',
+  input: z.strictObject({ rover_id: roverIdArg, ruta_id: rutaIdArg }),
+  output: z.object({
+    ruta_id: z.string(),
+    estado: z.enum(['planificada', 'en_curso', 'completada', 'detenida', 'abandonada']),
+    tramos_totales: z.int(),
+    tramos_hechos: z.int().describe('Tramos completados de la ruta, contando llamadas anteriores'),
+    tramos_en_esta_llamada: z.int(),
+    distancia_recorrida_m: z.number().describe('En esta llamada'),
+    energia_gastada_wh: z.number().describe('En esta llamada'),
+    parada: paradaSchema.nullable().describe('Por qué se detuvo, si se detuvo por seguridad'),
+    rover: roverSchema,
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  timeoutMs: EJECUTAR_RUTA_TIMEOUT_MS,
+  async handler({ rover_id, ruta_id }, { deps, signal, progress }: RoverdtToolContext) {
+    const route = await deps.roverdt.getRoute(rover_id, ruta_id, signal);
+    const total = route.legs.length;
+    const startedAt = route.legs_done;
+    const driven: LegResult[] = [];
+    let last: StepResult;
+    // One leg per request: between two legs the rover's state is committed, so a cancellation (which
+    // aborts `signal`, ending the pause or the request) leaves it stopped on the route, never half-moved.
+    for (;;) {
+      await sleep(deps.legDelayMs, undefined, { signal });
+      last = await deps.roverdt.step(rover_id, ruta_id, 1, signal);
+      driven.push(...last.legs);
+      const leg = last.legs.at(-1);
+      if (leg?.completed) {
+        await progress(
+          last.route.legs_done,
+          total,
+          `Tramo ${leg.index}/${total}: rover en ${xy(leg.to)}, batería ${leg.battery_pct} %`,
+        );
+      }
+      if (last.stop || last.route.status !== 'en_curso') break;
+    }
+
+    const state = rover(last.rover);
+    const data = {
+      ruta_id,
+      estado: last.route.status,
+      tramos_totales: total,
+      tramos_hechos: last.route.legs_done,
+      tramos_en_esta_llamada: driven.filter((l) => l.completed).length,
+      distancia_recorrida_m: round(driven.reduce((a, l) => a + l.distance_m, 0)),
+      energia_gastada_wh: round(driven.reduce((a, l) => a + l.energy_wh, 0)),
+      parada: last.stop ? parada(last.stop) : null,
+      rover: state,
+    };
+    const resumed = startedAt > 0 ? ` (reanudada desde el tramo ${startedAt + 1})` : '';
+    const head =
+      data.estado === 'completada'
+        ? `Ruta ${ruta_id} completada${resumed}: el rover llegó a ${xy(state.posicion)} tras ` +
+          `${data.tramos_en_esta_llamada} tramos en esta llamada (${data.distancia_recorrida_m} m, ` +
+          `${data.energia_gastada_wh} Wh).`
+        : `Ruta ${ruta_id} DETENIDA en el tramo ${data.tramos_hechos + 1} de ${total}${resumed}: ` +
+          `${data.parada?.detalle ?? ''} En esta llamada: ${data.distancia_recorrida_m} m, ` +
+          `${data.energia_gastada_wh} Wh.`;
+    return { text: `${head}\n${describeRover(state)}`, data };
+  },
+});
+
+const round = (value: number) => Math.round(value * 10) / 10;

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@code-cluster/mcp-kit';
+import { inProcessTransport } from '@code-cluster/shared';
+import { RoverdtClient } from '@code-cluster/shared/roverdt';
+import { createRoverdtSystem, type RoverdtSystem } from '@code-cluster/systems/roverdt';
+import { type SpawnOptions, spawnServer, type WireMessage } from '@code-cluster/testkit';
+import { connectInMemory } from '@code-cluster/testkit/in-memory';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createServer } from '../src/server.js';
+
+/**
+ * Destinations on the reference map from rover-1's start at (40, 40), found by driving them: one that
+ * completes in 8 legs, one in 4, and one whose way north crosses soft sand in its third leg.
+ */
+export const FAR_EAST = { x: 100, y: 40 };
+export const NEAR_EAST = { x: 70, y: 40 };
+export const INTO_SAND = { x: 36, y: 70 };
+/** Beyond the battery: 303 m needing ~857 Wh with 650 Wh above the reserve. */
+export const TOO_FAR = { x: 250, y: 250 };
+
+export const quietLogger = () => new Logger('roverdt-mcp-test', 'emergency');
+
+export interface EmbeddedOptions {
+  readOnly?: boolean;
+  protocolVersion?: string;
+  legDelayMs?: number;
+}
+
+/** roverdt-mcp over an embedded twin (reference map, in-memory SQLite), with a real SDK client. */
+export async function connectEmbedded(options: EmbeddedOptions = {}) {
+  const system: RoverdtSystem = createRoverdtSystem({ file: ':memory:' });
+  const roverdt = new RoverdtClient(inProcessTransport(() => system.handler));
+  const server = createServer(
+    { roverdt, legDelayMs: options.legDelayMs ?? 0 },
+    { logger: quietLogger(), ...(options.readOnly ? { readOnly: true } : {}) },
+  );
+  const connection = await connectInMemory(
+    server,
+    options.protocolVersion ? { protocolVersion: options.protocolVersion } : {},
+  );
+  return {
+    ...connection,
+    system,
+    close: async () => {
+      await connection.close();
+      system.close();
+    },
+  };
+}
+
+export function textOf(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+/** The text of the first content of a resource read. */
+export function resourceText(result: { contents: Array<Record<string, unknown>> }): string {
+  return String(result.contents[0]?.text);
+}
+
+/** A fresh data dir per test file: spawned servers must never touch the user's real one. */
+export function tempDataDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'roverdt-mcp-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Spawns the built bin with CODE_CLUSTER_DATA_DIR set to `dataDir`, plus extra environment. */
+export function spawnRoverdt(
+  dataDir: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  options: SpawnOptions = {},
+) {
+  const clean = { ...process.env };
+  for (const key of Object.keys(clean)) if (key.startsWith('ROVERDT_')) delete clean[key];
+  return spawnServer('roverdt', args, {
+    ...options,
+    env: { ...clean, CODE_CLUSTER_DATA_DIR: dataDir, ...env },
+  });
+}
+
+/** Raw wire helpers for stdio tests. */
+export const wireText = (m: WireMessage) =>
+  (m.result as { content: Array<{ text: string }> }).content.map((c) => c.text).join('\n');
+export const wireIsError = (m: WireMessage) => (m.result as { isError?: boolean }).isError === true;
+export const wireData = <T>(m: WireMessage) => (m.result as { structuredContent: T }).structuredContent;

@@ -1,0 +1,9 @@
+import { renderToolsTable } from '@code-cluster/mcp-kit';
+import { readmeSection } from '@code-cluster/testkit';
+import { expect, it } from 'vitest';
+import { tools } from '../src/tools/index.js';
+
+it('README lists the tools of roverdt-mcp as their definitions say (UPDATE_README=1 regenerates)', () => {
+  const table = renderToolsTable(tools);
+  expect(readmeSection('tools:roverdt', table)).toBe(table);
+});

@@ -1,0 +1,17 @@
+export { findLab, LABS } from './catalog.js';
+export {
+  excerpt,
+  type GradedRule,
+  gradeRules,
+  type LabDefinition,
+  quote,
+  type RuleDefinition,
+  type RuleVerdict,
+} from './grading.js';
+export { type Analysis, analyse } from './handshake/analysis.js';
+export { handshakeLab } from './handshake/lab.js';
+export { HANDSHAKE_RULES } from './handshake/rules.js';
+export { type Entry, readTranscript } from './handshake/transcript.js';
+export { LabStore } from './store.js';
+export { createLabSystem, defaultDatabaseFile, type LabSystem, type LabSystemOptions } from './system.js';
+export { toolSchemaLab } from './tool-schema/lab.js';

@@ -1,0 +1,124 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inProcessTransport, SystemError } from '@code-cluster/shared';
+import { LabClient, MAX_SUBMISSION_BYTES } from '@code-cluster/shared/lab';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLabSystem, type LabSystem, type LabSystemOptions } from './system.js';
+
+const dirs: string[] = [];
+const systems: LabSystem[] = [];
+afterEach(() => {
+  for (const system of systems.splice(0)) system.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function open(options: LabSystemOptions = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'code-lab-'));
+  dirs.push(dir);
+  const system = createLabSystem({ file: join(dir, 'lab.db'), ...options });
+  systems.push(system);
+  return { system, lab: new LabClient(inProcessTransport(() => system.handler)), file: join(dir, 'lab.db') };
+}
+
+async function failure(work: Promise<unknown>): Promise<SystemError> {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof SystemError) return error;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+const TOOL = JSON.stringify(
+  {
+    name: 'proximos_pases',
+    title: 'Próximos pases',
+    description: 'Ventanas de visibilidad futuras. Úsala cuando necesites planificar un contacto.',
+    inputSchema: {
+      type: 'object',
+      properties: { horas: { type: 'integer', minimum: 1, maximum: 72 }, estacion: { type: 'string' } },
+      required: ['estacion'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  null,
+  2,
+);
+
+describe('lab system', () => {
+  it('lists both labs with their rules and serves each statement as markdown', async () => {
+    const { lab } = open();
+    const { labs } = await lab.listLabs();
+    expect(labs.map((l) => l.id)).toEqual(['mcp-handshake', 'mcp-esquemas']);
+    expect(labs[0]!.rules.map((r) => r.id)).toContain('capas_de_error');
+    expect((await lab.statement('mcp-handshake')).markdown).toMatch(/^# Laboratorio mcp-handshake/);
+    expect((await lab.getLab('mcp-esquemas')).hints.length).toBeGreaterThan(0);
+    const missing = await failure(lab.statement('no-existe'));
+    expect(missing.status).toBe(404);
+    expect(missing.message).toContain('mcp-handshake, mcp-esquemas');
+  });
+
+  it('grades a submission in the background, rule by rule, and keeps the result', async () => {
+    const { lab, system, file } = open({ stepDelayMs: 20 });
+    const session = await lab.startSession({ lab: 'mcp-esquemas', student: 'ana.garcia' });
+    const submitted = await lab.submit(session.id, TOOL);
+    expect(submitted).toMatchObject({ status: 'pendiente', rules_total: 6, rules_done: 0 });
+    await new Promise((r) => setTimeout(r, 50));
+    const midway = await lab.result(submitted.id);
+    expect(midway.passed).toBeNull();
+    expect(midway.rules.length).toBeLessThan(6);
+    await system.idle();
+    const done = await lab.result(submitted.id);
+    expect(done.submission).toMatchObject({ status: 'evaluada', rules_done: 6 });
+    expect(done.passed).toBe(false);
+    const tight = done.rules.find((r) => r.rule === 'esquema_ajustado')!;
+    expect(tight.outcome).toBe('fallida');
+    expect(tight.findings.map((f) => f.line)).toEqual([13]);
+    expect(tight.findings[0]!.message).toContain("'estacion' es un texto sin maxLength");
+    expect((await lab.getSession(session.id)).submissions).toBe(1);
+    // Stored: another system on the same file reads the same result.
+    const again = createLabSystem({ file });
+    systems.push(again);
+    const reread = new LabClient(inProcessTransport(() => again.handler));
+    expect((await reread.result(submitted.id)).rules).toEqual(done.rules);
+  });
+
+  it('resumes a grading a previous process left unfinished', async () => {
+    const first = open({ stepDelayMs: 1_000 });
+    const session = await first.lab.startSession({ lab: 'mcp-esquemas', student: 'bea' });
+    const submitted = await first.lab.submit(session.id, TOOL);
+    first.system.close();
+    systems.splice(systems.indexOf(first.system), 1);
+    const second = createLabSystem({ file: first.file });
+    systems.push(second);
+    await second.idle();
+    const result = await new LabClient(inProcessTransport(() => second.handler)).result(submitted.id);
+    expect(result.submission.status).toBe('evaluada');
+  });
+
+  it('refuses a submission over 64 KiB naming the limit and the size, storing nothing', async () => {
+    const { lab } = open();
+    const session = await lab.startSession({ lab: 'mcp-handshake', student: 'carla' });
+    const error = await failure(lab.submit(session.id, 'ñ'.repeat(40_000)));
+    expect(error.status).toBe(413);
+    expect(error.message).toContain(
+      `ocupa 80000 bytes y el límite es ${MAX_SUBMISSION_BYTES} bytes (64 KiB)`,
+    );
+    expect((await lab.getSession(session.id)).submissions).toBe(0);
+  });
+
+  it('refuses unknown labs, sessions and submissions, and malformed students, naming them', async () => {
+    const { lab } = open();
+    expect((await failure(lab.startSession({ lab: 'mcp-nada', student: 'ana' }))).message).toContain(
+      'No existe el laboratorio "mcp-nada"',
+    );
+    expect((await failure(lab.startSession({ lab: 'mcp-handshake', student: 'con espacios' }))).status).toBe(
+      422,
+    );
+    expect((await failure(lab.submit('ses-000000000000', 'x'))).message).toContain('No existe la sesión');
+    expect((await failure(lab.result('ent-000000000000'))).status).toBe(404);
+  });
+});
