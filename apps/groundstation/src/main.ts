@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { runStdioServer, type ServerApp } from '@code-cluster/mcp-kit';
-import { inProcessTransport, type RestTransport } from '@code-cluster/shared';
+import { connectSystem, runServer, type ServerApp, systemOptions } from '@code-cluster/mcp-kit';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
 import { z } from 'zod';
 import { type GroundstationDeps, SCOPES } from './deps.js';
@@ -8,18 +7,7 @@ import { groundstationServer } from './server.js';
 import { VERSION } from './version.js';
 
 const options = {
-  apiUrl: {
-    flag: 'api-url',
-    env: 'GROUNDSTATION_API_URL',
-    schema: z.url({ protocol: /^https?$/ }).optional(),
-    description: 'base URL of a remote ground station system; unset: the embedded system runs in process',
-  },
-  apiToken: {
-    flag: 'api-token',
-    env: 'GROUNDSTATION_API_TOKEN',
-    schema: z.string().min(1).optional(),
-    description: 'bearer token for the remote ground station system',
-  },
+  ...systemOptions('GROUNDSTATION', 'ground station system'),
   scope: {
     flag: 'scope',
     env: 'GROUNDSTATION_SCOPE',
@@ -41,49 +29,32 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
   options,
   async start(config, logger) {
     const operator = config.scope === 'operador';
-    let closeSystem: (() => void) | undefined;
-    let operatorToken: string | undefined;
-    let transport: RestTransport;
-    if (config.apiUrl) {
-      transport = (await import('@code-cluster/shared/http')).httpTransport({
-        baseUrl: config.apiUrl,
-        token: config.apiToken,
-      });
-      // Outside operator scope the credential is never handed to the client, even when configured.
-      operatorToken = operator ? config.operatorToken : undefined;
-      if (operator && !operatorToken) {
-        logger.warning(
-          'operator scope without GROUNDSTATION_OPERATOR_TOKEN: the system will refuse maintenance',
-        );
-      }
-    } else {
-      // The embedded system is this process's own: in operator scope it gets a fresh credential only this
-      // server knows; otherwise none, and it refuses every operator action.
-      operatorToken = operator ? randomBytes(24).toString('hex') : undefined;
-      transport = inProcessTransport(async () => {
-        const { createGroundstationSystem } = await import('@code-cluster/systems/groundstation');
-        const system = createGroundstationSystem({ operatorToken });
-        closeSystem = () => system.close();
-        return system.handler;
-      });
+    // Remote: the configured credential, and only in operator scope. Embedded: the system is this process's
+    // own, so in operator scope it gets a fresh credential only this server knows; otherwise none, and it
+    // refuses every operator action.
+    const operatorToken = !operator
+      ? undefined
+      : config.apiUrl
+        ? config.operatorToken
+        : randomBytes(24).toString('hex');
+    if (operator && !operatorToken) {
+      logger.warning(
+        'operator scope without GROUNDSTATION_OPERATOR_TOKEN: the system will refuse maintenance',
+      );
     }
-    logger.info(
-      config.apiUrl ? 'using remote ground station system' : 'using embedded ground station system',
-      {
-        url: config.apiUrl,
-        scope: config.scope,
-      },
-    );
-    const groundstation = new GroundstationClient(transport, operatorToken ? { operatorToken } : {});
+    const system = await connectSystem(config, {
+      name: 'ground station system',
+      logger,
+      load: async () =>
+        (await import('@code-cluster/systems/groundstation')).createGroundstationSystem({ operatorToken }),
+    });
+    const groundstation = new GroundstationClient(system.transport, operatorToken ? { operatorToken } : {});
     return {
       definition: groundstationServer(config.scope),
       deps: { groundstation, scope: config.scope },
-      close: async () => {
-        await groundstation.close();
-        closeSystem?.();
-      },
+      close: system.close,
     };
   },
 };
 
-void runStdioServer(app);
+void runServer(app);

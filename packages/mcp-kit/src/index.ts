@@ -29,6 +29,7 @@ export {
   type StopWatching,
   type SubscriptionRegistry,
 } from './subscriptions.js';
+export { connectSystem, type EmbeddedSystem, type SystemConnection, systemOptions } from './system.js';
 export {
   type AnyTool,
   defineTool,
