@@ -14,7 +14,7 @@ export const INITIALIZE = {
 
 export class Subject {
   /**
-   * @param {{ name: string, command: string, args: string[], cwd?: string }} spec
+   * @param {{ name: string, command: string, args: string[], cwd?: string, env?: Record<string, string> }} spec
    */
   constructor(spec) {
     this.spec = spec;
@@ -26,8 +26,8 @@ export class Subject {
     this.startedAt = performance.now();
     this.child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
-      // No inherited NODE_OPTIONS or MCP_* settings: each subject runs with its defaults.
-      env: cleanEnv(),
+      // No inherited NODE_OPTIONS or MCP_* settings: each subject runs with its defaults (plus spec.env).
+      env: { ...cleanEnv(), ...spec.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.exit = new Promise((resolve) => {
@@ -126,7 +126,7 @@ export class Subject {
   async stop(graceMs = 3000) {
     if (this.exited) return this.exit;
     this.child.stdin.end();
-    const exited = await Promise.race([this.exit.then(() => true), sleep(graceMs).then(() => false)]);
+    const exited = await Promise.race([this.exit.then(() => true), sleep(graceMs, false, { ref: false })]);
     if (!exited) {
       this.child.kill('SIGKILL');
       await this.exit;
@@ -135,11 +135,16 @@ export class Subject {
   }
 }
 
-function cleanEnv() {
+/** Settings the servers of the cluster read: MCP_*, CODE_CLUSTER_*, <APP>_* (…_API_URL and the like). */
+const SERVER_SETTING =
+  /^(MCP_|CODE_CLUSTER_|npm_|SATDT_|GROUNDSTATION_|HUB_|ROVERDT_|LAB_|ACADEMY_)|_API_(URL|TOKEN)$/;
+
+/** This process's environment without NODE_OPTIONS and without any server setting. */
+export function cleanEnv() {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   for (const key of Object.keys(env)) {
-    if (key.startsWith('MCP_') || key.startsWith('SATDT_') || key.startsWith('npm_')) delete env[key];
+    if (SERVER_SETTING.test(key)) delete env[key];
   }
   return env;
 }
