@@ -41,14 +41,4 @@ export {
 export { toJsonSchema } from './tools/json-schema.js';
 export { activeTools, DEFAULT_TOOL_TIMEOUT_MS, describeTool, registerTools } from './tools/register.js';
 export { describeArgumentIssues, formatArgumentIssues } from './tools/validation.js';
-export { SessionEventStore } from './transport/http-event-store.js';
-export {
-  DEFAULT_SESSION_IDLE_MS,
-  HEALTH_PATH,
-  MCP_PATH,
-  type TransportConfig,
-  transportOptions,
-} from './transport/http-options.js';
-export { isLoopbackHost } from './transport/http-security.js';
-export { type HttpServerOptions, type RunningHttpServer, startHttpServer } from './transport/http-server.js';
 export { DEFAULT_MAX_LINE_BYTES, StdioTransport } from './transport/stdio.js';

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { booleanSetting, type ConfigOf, helpText, type OptionSpecs, parseConfig } from './config.js';
+import type { RunningHttpServer } from './http.js';
 import { LOG_LEVELS, Logger } from './logging.js';
 import { createKitServer, type ServerDefinition } from './server.js';
 import { DEFAULT_TOOL_TIMEOUT_MS } from './tools/register.js';
 import { transportOptions } from './transport/http-options.js';
-import { isLoopbackHost } from './transport/http-security.js';
-import { startHttpServer } from './transport/http-server.js';
 import { DEFAULT_MAX_LINE_BYTES, StdioTransport } from './transport/stdio.js';
 
 /** Settings every server of the cluster takes, on top of its own. */
@@ -91,8 +90,9 @@ export async function runServer<S extends OptionSpecs, D>(
     return;
   }
   const config = parsed.config as ConfigOf<S> & CommonConfig;
-  const http = config.transport === 'http';
-  if (http && !config.httpToken && !isLoopbackHost(config.httpHost)) {
+  // Loaded only for HTTP: a stdio server never pays for node:http and the SDK's HTTP transport.
+  const http = config.transport === 'http' ? await import('./http.js') : undefined;
+  if (http && !config.httpToken && !http.isLoopbackHost(config.httpHost)) {
     process.stderr.write(
       `${app.name}: refusing to listen on ${config.httpHost} without authentication: set MCP_HTTP_TOKEN, or bind a loopback address (--host 127.0.0.1)\n`,
     );
@@ -140,9 +140,9 @@ export async function runServer<S extends OptionSpecs, D>(
     return;
   }
 
-  let running: Awaited<ReturnType<typeof startHttpServer>>;
+  let running: RunningHttpServer;
   try {
-    running = await startHttpServer({
+    running = await http.startHttpServer({
       // A logger per session: what one client's calls log reaches that client only (and stderr).
       newServer: () => newServer(new Logger(app.name, config.logLevel)),
       logger,

@@ -2,7 +2,9 @@
 // The official SDK's Streamable HTTP server as its examples write it (simpleStreamableHttp.ts,
 // jsonResponseStreamableHttp.ts), on node:http instead of Express: McpServer + a stateful
 // StreamableHTTPServerTransport per session (sessionIdGenerator: randomUUID, stored by
-// onsessioninitialized, removed by onclose), one trivial tool `satelite_info`. Like the examples'
+// onsessioninitialized, removed by onclose), one tool `satelite_info` doing the same work as satdt-mcp's:
+// it asks the same embedded satdt system (packages/systems, built) through the same REST client, so the
+// comparison isolates what the servers add around a tool, not the tool. Like the examples'
 // createMcpExpressApp() on a loopback bind, it checks the Host header (localhostHostValidation); it has no
 // Origin check and no authentication. Plain ESM, unbundled; the SDK and zod are packages/mcp-kit's copies,
 // loaded through their ESM entry points.
@@ -49,6 +51,16 @@ const { StreamableHTTPServerTransport } = await import(
 );
 const { isInitializeRequest } = await import(esmEntry('@modelcontextprotocol/sdk', 'types.js'));
 const { z } = await import(esmEntry('zod'));
+const { inProcessTransport } = await import(
+  pathToFileURL(join(here, '../../../packages/shared/dist/index.js')).href
+);
+const { SatdtClient } = await import(
+  pathToFileURL(join(here, '../../../packages/shared/dist/satdt/index.js')).href
+);
+const { createSatdtSystem } = await import(
+  pathToFileURL(join(here, '../../../packages/systems/dist/satdt/index.js')).href
+);
+const satdt = new SatdtClient(inProcessTransport(() => createSatdtSystem().handler));
 
 const argv = process.argv.slice(2);
 const portArg = argv.indexOf('--port');
@@ -65,7 +77,11 @@ const getServer = () => {
       description: 'Datos de catálogo de un satélite.',
       inputSchema: { norad_id: z.number() },
     },
-    async ({ norad_id }) => ({ content: [{ type: 'text', text: `satélite ${norad_id}: ok` }] }),
+    async ({ norad_id }, { signal }) => {
+      const sat = await satdt.getSatellite(norad_id, signal);
+      const text = `${sat.name} (NORAD ${sat.norad_id}, COSPAR ${sat.cospar_id}): ${sat.regime}, ${sat.status}.`;
+      return { content: [{ type: 'text', text }], structuredContent: sat };
+    },
   );
   return server;
 };

@@ -83,11 +83,18 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
     }
 
     const timeoutMs = tool.timeoutMs ?? options.timeoutMs;
-    // A cleared timer rather than AbortSignal.timeout: thousands of calls must not leave thousands of
-    // pending 30 s timers behind.
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new Error(`timeout after ${timeoutMs} ms`)), timeoutMs);
-    const signal = AbortSignal.any([extra.signal, timeout.signal]);
+    // One controller per call, aborted by the client's cancellation or by a cleared timer: AbortSignal.any
+    // and AbortSignal.timeout cost a lot per call on Node 20 and leave 30 s timers behind.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`timeout after ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onCancel = () => controller.abort(extra.signal.reason);
+    if (extra.signal.aborted) onCancel();
+    else extra.signal.addEventListener('abort', onCancel, { once: true });
+    const signal = controller.signal;
     const progressToken = request.params._meta?.progressToken;
     const context: ToolContext<D> = {
       deps: options.deps,
@@ -131,7 +138,7 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
         logger.info('tool call', { tool: name, ms: elapsed(), outcome: 'cancelled' });
         throw error;
       }
-      if (timeout.signal.aborted) {
+      if (timedOut) {
         logger.warning('tool call', { tool: name, ms: elapsed(), outcome: 'timeout' });
         return errorResult(
           `'${name}' no terminó en ${formatSeconds(timeoutMs)} y se canceló. El sistema puede estar lento; ` +
@@ -152,6 +159,7 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
       throw new ProtocolError(ErrorCodes.InternalError, 'Internal error');
     } finally {
       clearTimeout(timer);
+      extra.signal.removeEventListener('abort', onCancel);
     }
   });
 }

@@ -32,6 +32,7 @@ export class StdioTransport implements Transport {
   /** Bytes of an oversized line seen so far, while the rest of it is skipped. */
   private skipping: number | undefined;
   private closed = false;
+  private drained: Promise<void> | undefined;
 
   constructor(options: StdioTransportOptions = {}) {
     this.input = options.input ?? process.stdin;
@@ -48,15 +49,17 @@ export class StdioTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
-    const line = `${JSON.stringify(message)}\n`;
-    await new Promise<void>((resolve, reject) => {
-      if (this.output.write(line)) resolve();
-      else {
-        // Backpressure: wait for the pipe to drain instead of growing Node's buffer without bound.
-        this.output.once('drain', resolve);
-        this.output.once('error', reject);
-      }
-    });
+    // Backpressure: once the pipe is full, every sender waits for the same drain instead of growing
+    // Node's buffer without bound (or piling up one listener per message).
+    if (!this.output.write(`${JSON.stringify(message)}\n`)) {
+      this.drained ??= new Promise<void>((resolve) => {
+        this.output.once('drain', () => {
+          this.drained = undefined;
+          resolve();
+        });
+      });
+    }
+    await this.drained;
   }
 
   async close(): Promise<void> {
