@@ -1,20 +1,20 @@
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningService, serveHttp } from '@code-cluster/systems';
 import { type AcademySystem, createAcademySystem } from '@code-cluster/systems/academy';
 import type { StdioPeer } from '@code-cluster/testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describeUnreachableSystem, trackPeers } from '@code-cluster/testkit/vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAcademy, tempDataDir } from './helpers.js';
 
 const TOKEN = 'academy-test-token';
 const data = tempDataDir();
 let system: AcademySystem;
 let service: RunningService;
-const peers: StdioPeer[] = [];
+const track = trackPeers();
 
 function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: string[] = []): StdioPeer {
   const peer = spawnAcademy(data.dir, args, { ACADEMY_API_URL: url, ACADEMY_API_TOKEN: TOKEN, ...extraEnv });
-  peers.push(peer);
+  track(peer);
   return peer;
 }
 
@@ -32,12 +32,6 @@ afterAll(async () => {
   await service.close();
   system.close();
   data.remove();
-});
-afterEach(async () => {
-  for (const peer of peers.splice(0)) {
-    expect(peer.invalidStdoutLines).toEqual([]);
-    if (peer.child.exitCode === null) await peer.kill('SIGKILL');
-  }
 });
 
 describe('academy-mcp against the academy system over real loopback HTTP', () => {
@@ -85,52 +79,10 @@ describe('academy-mcp against the academy system over real loopback HTTP', () =>
     expect(isError(response)).toBe(true);
     expect(textOf(response)).toContain('token');
   });
+});
 
-  it('reports a system that is down as unavailable, within the timeout', async () => {
-    const closed = await serveHttp(async () => ({ status: 200, headers: {}, body: '{}' }));
-    const url = closed.url;
-    await closed.close();
-    const peer = spawnRemote(url);
-    await peer.initialize();
-    const started = performance.now();
-    const response = await peer.request('tools/call', {
-      name: 'progreso_estudiante',
-      arguments: { estudiante: 'ana-garcia' },
-    });
-    expect(isError(response)).toBe(true);
-    expect(textOf(response)).toContain('El sistema de la academia no está disponible');
-    expect(performance.now() - started).toBeLessThan(5_000);
-  });
-
-  it('times out a slow system and aborts the upstream request', async () => {
-    let upstreamAborted = false;
-    const slow = await serveHttp(async (request) => {
-      request.signal?.addEventListener('abort', () => {
-        upstreamAborted = true;
-      });
-      await sleep(10_000, undefined, { signal: request.signal }).catch(() => {});
-      return { status: 200, headers: {}, body: '{}' };
-    });
-    try {
-      const peer = spawnRemote(slow.url, {}, ['--tool-timeout-ms', '500']);
-      await peer.initialize();
-      const response = await peer.request('tools/call', {
-        name: 'consulta_sql',
-        arguments: { sql: 'SELECT 1' },
-      });
-      expect(isError(response)).toBe(true);
-      expect(textOf(response)).toContain('no terminó en 0.5 s');
-      await sleep(200);
-      expect(upstreamAborted).toBe(true);
-    } finally {
-      await slow.close();
-    }
-  });
-
-  it('refuses a bad ACADEMY_API_URL at start-up, naming it', async () => {
-    const peer = spawnRemote('ftp://nowhere');
-    const exit = await peer.exited;
-    expect(exit.code).toBe(2);
-    expect(peer.stderr).toContain('ACADEMY_API_URL');
-  });
+describeUnreachableSystem('academy-mcp', {
+  envPrefix: 'ACADEMY',
+  spawn: (url, args) => spawnRemote(url, {}, args),
+  call: { tool: 'progreso_estudiante', arguments: { estudiante: 'ana-garcia' } },
 });

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StdioPeer } from '@code-cluster/testkit';
-import { describeProtocolRules } from '@code-cluster/testkit/vitest';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describeProtocolRules, trackPeers } from '@code-cluster/testkit/vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { spawnAcademy, tempDataDir } from './helpers.js';
 
 // Every spawned server keeps its SQLite file in a temp dir, never in the user's data dir.
@@ -34,19 +33,13 @@ const result = (m: { result?: unknown }) =>
   };
 
 describe('academy-mcp over stdio: analytics in the built bin', () => {
-  const peers: StdioPeer[] = [];
+  const track = trackPeers();
   const data = tempDataDir();
-  afterEach(async () => {
-    for (const peer of peers.splice(0)) {
-      expect(peer.invalidStdoutLines).toEqual([]);
-      if (peer.child.exitCode === null) await peer.kill('SIGKILL');
-    }
-  });
   afterAll(() => data.remove());
 
   it('answers a read, refuses a write leaving academy.db unchanged, and kills a runaway query', async () => {
     const peer = spawnAcademy(data.dir);
-    peers.push(peer);
+    track(peer);
     await peer.initialize();
     const read = result(
       await peer.request('tools/call', {

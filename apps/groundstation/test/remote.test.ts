@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningService, serveHttp } from '@code-cluster/systems';
 import { createGroundstationSystem, type GroundstationSystem } from '@code-cluster/systems/groundstation';
 import type { StdioPeer } from '@code-cluster/testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describeUnreachableSystem, trackPeers } from '@code-cluster/testkit/vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnGroundstation, tempDataDir } from './helpers.js';
 
 const TOKEN = 'groundstation-test-token';
@@ -11,7 +11,7 @@ const OPERATOR_TOKEN = 'groundstation-operator-token';
 const data = tempDataDir();
 let system: GroundstationSystem;
 let service: RunningService;
-const peers: StdioPeer[] = [];
+const track = trackPeers();
 
 function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: string[] = []): StdioPeer {
   const peer = spawnGroundstation(data.dir, args, {
@@ -19,7 +19,7 @@ function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: s
     GROUNDSTATION_API_TOKEN: TOKEN,
     ...extraEnv,
   });
-  peers.push(peer);
+  track(peer);
   return peer;
 }
 
@@ -39,12 +39,6 @@ afterAll(async () => {
   await service.close();
   system.close();
   data.remove();
-});
-afterEach(async () => {
-  for (const peer of peers.splice(0)) {
-    expect(peer.invalidStdoutLines).toEqual([]);
-    if (peer.child.exitCode === null) await peer.kill('SIGKILL');
-  }
 });
 
 describe('groundstation-mcp against the ground station system over real loopback HTTP', () => {
@@ -131,52 +125,10 @@ describe('groundstation-mcp against the ground station system over real loopback
     expect(isError(response)).toBe(true);
     expect(textOf(response)).toContain('token');
   });
+});
 
-  it('reports a system that is down as unavailable, within the timeout', async () => {
-    const closed = await serveHttp(async () => ({ status: 200, headers: {}, body: '{}' }));
-    const url = closed.url;
-    await closed.close();
-    const peer = spawnRemote(url);
-    await peer.initialize();
-    const started = performance.now();
-    const response = await peer.request('tools/call', {
-      name: 'estado_estacion',
-      arguments: { estacion: 'orbiteye-mx' },
-    });
-    expect(isError(response)).toBe(true);
-    expect(textOf(response)).toContain('no está disponible');
-    expect(performance.now() - started).toBeLessThan(5_000);
-  });
-
-  it('times out a slow system and aborts the upstream request', async () => {
-    let upstreamAborted = false;
-    const slow = await serveHttp(async (request) => {
-      request.signal?.addEventListener('abort', () => {
-        upstreamAborted = true;
-      });
-      await sleep(10_000, undefined, { signal: request.signal }).catch(() => {});
-      return { status: 200, headers: {}, body: '{}' };
-    });
-    try {
-      const peer = spawnRemote(slow.url, {}, ['--tool-timeout-ms', '500']);
-      await peer.initialize();
-      const response = await peer.request('tools/call', {
-        name: 'agendar_contacto',
-        arguments: { estacion: 'orbiteye-mx', norad_id: 25544, inicio: inHours(1), fin: inHours(1.1) },
-      });
-      expect(isError(response)).toBe(true);
-      expect(textOf(response)).toContain('no terminó en 0.5 s');
-      await sleep(200);
-      expect(upstreamAborted).toBe(true);
-    } finally {
-      await slow.close();
-    }
-  });
-
-  it('refuses a bad GROUNDSTATION_API_URL at start-up, naming it', async () => {
-    const peer = spawnRemote('ftp://nowhere');
-    const exit = await peer.exited;
-    expect(exit.code).toBe(2);
-    expect(peer.stderr).toContain('GROUNDSTATION_API_URL');
-  });
+describeUnreachableSystem('groundstation-mcp', {
+  envPrefix: 'GROUNDSTATION',
+  spawn: (url, args) => spawnRemote(url, {}, args),
+  call: { tool: 'estado_estacion', arguments: { estacion: 'orbiteye-mx' } },
 });

@@ -1,6 +1,6 @@
 import type { StdioPeer } from '@code-cluster/testkit';
-import { describeProtocolRules } from '@code-cluster/testkit/vitest';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describeProtocolRules, trackPeers } from '@code-cluster/testkit/vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { spawnGroundstation, tempDataDir } from './helpers.js';
 
 const inAnHour = (minutes: number) => new Date(Date.now() + (60 + minutes) * 60_000).toISOString();
@@ -31,19 +31,13 @@ const toolNames = async (peer: StdioPeer) =>
   ((await peer.request('tools/list')).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
 
 describe('groundstation-mcp over stdio: scope and persistence', () => {
-  const peers: StdioPeer[] = [];
+  const track = trackPeers();
   const data = tempDataDir();
   const spawn = (args: string[] = [], env: Record<string, string> = {}) => {
     const peer = spawnGroundstation(data.dir, args, env);
-    peers.push(peer);
+    track(peer);
     return peer;
   };
-  afterEach(async () => {
-    for (const peer of peers.splice(0)) {
-      expect(peer.invalidStdoutLines).toEqual([]);
-      if (peer.child.exitCode === null) await peer.kill('SIGKILL');
-    }
-  });
   afterAll(() => data.remove());
 
   it('keeps a booked contact after the process is killed: a new process on the same data dir sees it', async () => {

@@ -1,22 +1,17 @@
 import { type StdioPeer, spawnServer, type WireMessage } from '@code-cluster/testkit';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { trackPeers } from '@code-cluster/testkit/vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from './helpers.js';
 
 const data = tempDataDir();
 afterAll(() => data.remove());
 
-const peers: StdioPeer[] = [];
+const track = trackPeers();
 function spawnHub(dir: string): StdioPeer {
   const peer = spawnServer('hub', [], { env: { ...process.env, CODE_CLUSTER_DATA_DIR: dir } });
-  peers.push(peer);
+  track(peer);
   return peer;
 }
-afterEach(async () => {
-  for (const peer of peers.splice(0)) {
-    expect(peer.invalidStdoutLines).toEqual([]);
-    if (peer.child.exitCode === null) await peer.kill('SIGKILL');
-  }
-});
 
 const structured = <T>(m: WireMessage) => (m.result as { structuredContent: T }).structuredContent;
 

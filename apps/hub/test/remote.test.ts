@@ -5,14 +5,15 @@ import { HubClient } from '@code-cluster/shared/hub';
 import { type RunningService, serveHttp } from '@code-cluster/systems';
 import { createHubSystem, type HubSystem } from '@code-cluster/systems/hub';
 import { type StdioPeer, spawnServer, type WireMessage } from '@code-cluster/testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { trackPeers } from '@code-cluster/testkit/vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from './helpers.js';
 
 const TOKEN = 'hub-test-token';
 const data = tempDataDir();
 let system: HubSystem;
 let service: RunningService;
-const peers: StdioPeer[] = [];
+const track = trackPeers();
 
 function spawnRemote(url: string, extraEnv: Record<string, string> = {}): StdioPeer {
   // A data dir of its own: in remote mode the server must not touch it (the hub lives behind the URL).
@@ -25,7 +26,7 @@ function spawnRemote(url: string, extraEnv: Record<string, string> = {}): StdioP
       ...extraEnv,
     },
   });
-  peers.push(peer);
+  track(peer);
   return peer;
 }
 
@@ -41,12 +42,6 @@ afterAll(async () => {
   await service.close();
   system.close();
   data.remove();
-});
-afterEach(async () => {
-  for (const peer of peers.splice(0)) {
-    expect(peer.invalidStdoutLines).toEqual([]);
-    if (peer.child.exitCode === null) await peer.kill('SIGKILL');
-  }
 });
 
 describe('hub-mcp against the hub system over real loopback HTTP', () => {

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { type RunningService, serveHttp } from '@code-cluster/systems';
 import { createLabSystem, type LabSystem } from '@code-cluster/systems/lab';
 import { type StdioPeer, spawnServer, type WireMessage } from '@code-cluster/testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { trackPeers } from '@code-cluster/testkit/vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOOD_TRANSCRIPT, tempDataDir } from './helpers.js';
 
 const TOKEN = 'lab-test-token';
@@ -12,7 +13,7 @@ let system: LabSystem;
 let service: RunningService;
 let slowSystem: LabSystem;
 let slowService: RunningService;
-const peers: StdioPeer[] = [];
+const track = trackPeers();
 
 function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: string[] = []): StdioPeer {
   // A data dir of its own: in remote mode the server must not touch it (the lab lives behind the URL).
@@ -25,7 +26,7 @@ function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: s
       ...extraEnv,
     },
   });
-  peers.push(peer);
+  track(peer);
   return peer;
 }
 
@@ -46,12 +47,6 @@ afterAll(async () => {
   system.close();
   slowSystem.close();
   data.remove();
-});
-afterEach(async () => {
-  for (const peer of peers.splice(0)) {
-    expect(peer.invalidStdoutLines).toEqual([]);
-    if (peer.child.exitCode === null) await peer.kill('SIGKILL');
-  }
 });
 
 async function submit(peer: StdioPeer, content: string): Promise<string> {

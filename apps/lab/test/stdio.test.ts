@@ -1,6 +1,6 @@
-import { type StdioPeer, spawnServer } from '@code-cluster/testkit';
-import { describeProtocolRules } from '@code-cluster/testkit/vitest';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { spawnServer } from '@code-cluster/testkit';
+import { describeProtocolRules, trackPeers } from '@code-cluster/testkit/vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BAD_TRANSCRIPT, tempDataDir } from './helpers.js';
 
 const data = tempDataDir();
@@ -25,17 +25,11 @@ describeProtocolRules('lab-mcp (built bin)', {
 });
 
 describe('lab-mcp over real stdio: a whole lab attempt', () => {
-  const peers: StdioPeer[] = [];
-  afterEach(async () => {
-    for (const peer of peers.splice(0)) {
-      expect(peer.invalidStdoutLines).toEqual([]);
-      if (peer.child.exitCode === null) await peer.kill('SIGKILL');
-    }
-  });
+  const track = trackPeers();
 
   it('grades a submission and reports progress per rule to a client that sent a progressToken', async () => {
     const peer = spawn();
-    peers.push(peer);
+    track(peer);
     await peer.initialize();
     const call = async (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) =>
       (

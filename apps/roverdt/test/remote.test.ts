@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningService, serveHttp } from '@code-cluster/systems';
 import { createRoverdtSystem, type RoverdtSystem } from '@code-cluster/systems/roverdt';
 import type { StdioPeer, WireMessage } from '@code-cluster/testkit';
+import { describeUnreachableSystem, trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RutaData } from '../src/format.js';
 import {
@@ -21,11 +21,11 @@ const data = tempDataDir();
 let system: RoverdtSystem;
 let service: RunningService;
 let round = 0;
-const peers: StdioPeer[] = [];
+const track = trackPeers();
 
 function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: string[] = []): StdioPeer {
   const peer = spawnRoverdt(data.dir, args, { ROVERDT_API_URL: url, ROVERDT_API_TOKEN: TOKEN, ...extraEnv });
-  peers.push(peer);
+  track(peer);
   return peer;
 }
 
@@ -35,10 +35,6 @@ beforeEach(async () => {
   service = await serveHttp(system.handler, { token: TOKEN });
 });
 afterEach(async () => {
-  for (const peer of peers.splice(0)) {
-    expect(peer.invalidStdoutLines).toEqual([]);
-    if (peer.child.exitCode === null) await peer.kill('SIGKILL');
-  }
   await service.close();
   system.close();
 });
@@ -122,49 +118,10 @@ describe('roverdt-mcp against the rover twin over real loopback HTTP', () => {
     expect(wireIsError(response)).toBe(true);
     expect(wireText(response)).toContain('token');
   });
+});
 
-  it('reports a system that is down as unavailable, within the timeout', async () => {
-    const closed = await serveHttp(async () => ({ status: 200, headers: {}, body: '{}' }));
-    const url = closed.url;
-    await closed.close();
-    const peer = spawnRemote(url);
-    await peer.initialize();
-    const started = performance.now();
-    const response = await call(peer, 'estado_rover', { rover_id: 'rover-1' });
-    expect(wireIsError(response)).toBe(true);
-    expect(wireText(response)).toMatch(/^El gemelo digital del rover no está disponible ahora/);
-    expect(performance.now() - started).toBeLessThan(5_000);
-    // The long tool fails the same way, without moving anything.
-    const driven = await call(peer, 'ejecutar_ruta', { rover_id: 'rover-1', ruta_id: 'rt-000000000000' });
-    expect(wireText(driven)).toContain('no está disponible');
-  });
-
-  it('times out a slow system and aborts the upstream request', async () => {
-    let upstreamAborted = false;
-    const slow = await serveHttp(async (request) => {
-      request.signal?.addEventListener('abort', () => {
-        upstreamAborted = true;
-      });
-      await sleep(10_000, undefined, { signal: request.signal }).catch(() => {});
-      return { status: 200, headers: {}, body: '{}' };
-    });
-    try {
-      const peer = spawnRemote(slow.url, {}, ['--tool-timeout-ms', '500']);
-      await peer.initialize();
-      const response = await call(peer, 'medir', { rover_id: 'rover-1', instrumento: 'camara' });
-      expect(wireIsError(response)).toBe(true);
-      expect(wireText(response)).toContain('no terminó en 0.5 s');
-      await sleep(200);
-      expect(upstreamAborted).toBe(true);
-    } finally {
-      await slow.close();
-    }
-  });
-
-  it('refuses a bad ROVERDT_API_URL at start-up, naming it', async () => {
-    const peer = spawnRemote('ftp://nowhere');
-    const exit = await peer.exited;
-    expect(exit.code).toBe(2);
-    expect(peer.stderr).toContain('ROVERDT_API_URL');
-  });
+describeUnreachableSystem('roverdt-mcp', {
+  envPrefix: 'ROVERDT',
+  spawn: (url, args) => spawnRemote(url, {}, args),
+  call: { tool: 'estado_rover', arguments: { rover_id: 'rover-1' } },
 });

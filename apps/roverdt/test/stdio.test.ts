@@ -1,6 +1,6 @@
 import type { StdioPeer, WireMessage } from '@code-cluster/testkit';
-import { describeProtocolRules } from '@code-cluster/testkit/vitest';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describeProtocolRules, trackPeers } from '@code-cluster/testkit/vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { RoverData, RutaData } from '../src/format.js';
 import {
   FAR_EAST,
@@ -38,7 +38,7 @@ const isProgress = (token: string) => (m: WireMessage) =>
 const progressOf = (m: WireMessage) => m.params as { progress: number; total?: number; message?: string };
 
 describe('roverdt-mcp over stdio: the long tool, cancellation and persistence', () => {
-  const peers: StdioPeer[] = [];
+  const track = trackPeers();
   const dirs: Array<{ remove(): void }> = [];
   /** A server on a data dir of its own (a fresh rover-1), or on `dir` to share one. */
   const spawn = (dir?: string, env: Record<string, string> = {}) => {
@@ -49,16 +49,9 @@ describe('roverdt-mcp over stdio: the long tool, cancellation and persistence', 
       where = data.dir;
     }
     const peer = spawnRoverdt(where, [], env);
-    peers.push(peer);
+    track(peer);
     return { peer, dir: where };
   };
-  afterEach(async () => {
-    for (const peer of peers.splice(0)) {
-      expect(peer.invalidStdoutLines).toEqual([]);
-      if (peer.child.exitCode === null) await peer.kill('SIGKILL');
-    }
-    for (const dir of dirs.splice(0)) dir.remove();
-  });
 
   const planOn = async (peer: StdioPeer, destino: { x: number; y: number }) => {
     const response = await peer.request('tools/call', {

@@ -1,20 +1,15 @@
 import { StdioPeer, type WireMessage } from '@code-cluster/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { trackPeers } from '@code-cluster/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { FIXTURE_BIN } from './global-setup.js';
 
-const peers: StdioPeer[] = [];
+const track = trackPeers();
 async function ready(args: string[] = [], version = '2025-06-18'): Promise<StdioPeer> {
   const peer = StdioPeer.spawn(process.execPath, [FIXTURE_BIN, ...args]);
-  peers.push(peer);
+  track(peer);
   await peer.initialize(version);
   return peer;
 }
-afterEach(async () => {
-  for (const peer of peers.splice(0)) {
-    expect(peer.invalidStdoutLines).toEqual([]);
-    if (peer.child.exitCode === null) await peer.kill('SIGKILL');
-  }
-});
 
 const text = (m: WireMessage) => (m.result as { content: Array<{ text: string }> }).content[0]?.text ?? '';
 

@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StdioPeer, WireMessage } from './stdio-peer.js';
+import { trackPeers } from './track-peers.js';
 
 export interface ToolCallSample {
   tool: string;
@@ -32,20 +33,9 @@ function toolText(response: WireMessage): string {
  */
 export function describeProtocolRules(name: string, options: ProtocolSuiteOptions): void {
   describe(`${name}: protocol rules over stdio`, () => {
-    const peers: StdioPeer[] = [];
-    const spawn = (args?: string[]) => {
-      const peer = options.spawn(args);
-      peers.push(peer);
-      return peer;
-    };
-
-    afterEach(async () => {
-      for (const peer of peers.splice(0)) {
-        // Rule 4: whatever happened, stdout carried JSON-RPC and nothing else.
-        expect(peer.invalidStdoutLines).toEqual([]);
-        if (peer.child.exitCode === null) await peer.kill('SIGKILL');
-      }
-    });
+    // Rule 4 for every test: whatever happened, stdout carried JSON-RPC and nothing else.
+    const track = trackPeers();
+    const spawn = (args?: string[]) => track(options.spawn(args));
 
     describe('rule 1: lifecycle order', () => {
       it('refuses a request before initialize with -32000 and runs nothing', async () => {
