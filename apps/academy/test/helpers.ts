@@ -1,25 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { AcademyClient } from '@code-cluster/shared/academy';
 import { createAcademySystem } from '@code-cluster/systems/academy';
-import { type SpawnOptions, spawnServer } from '@code-cluster/testkit';
+import { type SpawnOptions, spawnServer, tempDataDir } from '@code-cluster/testkit';
 import { connectInMemory } from '@code-cluster/testkit/in-memory';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from '../src/server.js';
+
+export { resourceText, tempDataDir, textOf } from '@code-cluster/testkit';
 
 /** The embedded system's clock in in-process tests. */
 export const PINNED = '2026-06-27T10:30:00.000Z';
 
 export const quietLogger = () => new Logger('academy-mcp-test', 'emergency');
-
-/** A fresh data dir per test file: spawned servers and embedded systems never touch the user's own. */
-export function tempDataDir(): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'academy-mcp-'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 /** academy-mcp over an embedded system (SQLite file in a temp dir, pinned clock), with a real SDK client. */
 export async function connectEmbedded(options: { readOnly?: boolean; protocolVersion?: string } = {}) {
@@ -43,15 +36,6 @@ export async function connectEmbedded(options: { readOnly?: boolean; protocolVer
       data.remove();
     },
   };
-}
-
-export function textOf(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-}
-
-/** The text of the first content of a resource read. */
-export function resourceText(result: { contents: Array<Record<string, unknown>> }): string {
-  return String(result.contents[0]?.text);
 }
 
 /** Spawns the built bin with CODE_CLUSTER_DATA_DIR set to `dataDir`, plus extra environment. */

@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
 import { createGroundstationSystem } from '@code-cluster/systems/groundstation';
 import { type SpawnOptions, spawnServer } from '@code-cluster/testkit';
 import { connectInMemory } from '@code-cluster/testkit/in-memory';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Scope } from '../src/deps.js';
 import { createServer } from '../src/server.js';
+
+export { resourceText, tempDataDir, textOf } from '@code-cluster/testkit';
 
 /** The embedded system's clock in in-process tests. */
 export const PINNED = '2026-06-27T10:30:00.000Z';
@@ -55,21 +53,6 @@ export async function connectEmbedded(options: EmbeddedOptions = {}) {
       system.close();
     },
   };
-}
-
-export function textOf(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-}
-
-/** The text of the first content of a resource read. */
-export function resourceText(result: { contents: Array<Record<string, unknown>> }): string {
-  return String(result.contents[0]?.text);
-}
-
-/** A fresh data dir per test: spawned servers must never touch the user's real one. */
-export function tempDataDir(): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'groundstation-mcp-'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Spawns the built bin with CODE_CLUSTER_DATA_DIR set to `dataDir`, plus extra environment. */

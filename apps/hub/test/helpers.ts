@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
@@ -10,13 +8,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from '../src/server.js';
 
-export const quietLogger = () => new Logger('hub-mcp-test', 'emergency');
+export { resourceText, tempDataDir, textOf } from '@code-cluster/testkit';
 
-/** A fresh data dir for one test file: never the user's own. */
-export function tempDataDir(): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'hub-mcp-test-'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+export const quietLogger = () => new Logger('hub-mcp-test', 'emergency');
 
 export interface Embedded {
   system: HubSystem;
@@ -66,17 +60,8 @@ export function embeddedHub(dir: string): Embedded {
   };
 }
 
-export function textOf(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-}
-
 export async function callTool(client: Client, name: string, args: Record<string, unknown>) {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-/** The text of the first content of a resource read. */
-export function resourceText(result: { contents: Array<Record<string, unknown>> }): string {
-  return String(result.contents[0]?.text);
 }
 
 export const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));

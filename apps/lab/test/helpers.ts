@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
@@ -10,13 +8,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from '../src/server.js';
 
-export const quietLogger = () => new Logger('lab-mcp-test', 'emergency');
+export { tempDataDir, textOf } from '@code-cluster/testkit';
 
-/** A fresh data dir for one test file: never the user's own. */
-export function tempDataDir(): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'lab-mcp-test-'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+export const quietLogger = () => new Logger('lab-mcp-test', 'emergency');
 
 export interface Embedded {
   system: LabSystem;
@@ -42,10 +36,6 @@ export async function embeddedLab(
       system.close();
     },
   };
-}
-
-export function textOf(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
 
 export async function callTool(client: Client, name: string, args: Record<string, unknown>) {

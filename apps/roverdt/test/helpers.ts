@@ -1,14 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { RoverdtClient } from '@code-cluster/shared/roverdt';
 import { createRoverdtSystem, type RoverdtSystem } from '@code-cluster/systems/roverdt';
 import { type SpawnOptions, spawnServer, type WireMessage } from '@code-cluster/testkit';
 import { connectInMemory } from '@code-cluster/testkit/in-memory';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from '../src/server.js';
+
+export { resourceText, tempDataDir, textOf } from '@code-cluster/testkit';
 
 /**
  * Destinations on the reference map from rover-1's start at (40, 40), found by driving them: one that
@@ -48,21 +46,6 @@ export async function connectEmbedded(options: EmbeddedOptions = {}) {
       system.close();
     },
   };
-}
-
-export function textOf(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-}
-
-/** The text of the first content of a resource read. */
-export function resourceText(result: { contents: Array<Record<string, unknown>> }): string {
-  return String(result.contents[0]?.text);
-}
-
-/** A fresh data dir per test file: spawned servers must never touch the user's real one. */
-export function tempDataDir(): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'roverdt-mcp-'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Spawns the built bin with CODE_CLUSTER_DATA_DIR set to `dataDir`, plus extra environment. */

@@ -3,8 +3,9 @@ import { inProcessTransport } from '@code-cluster/shared';
 import { SatdtClient } from '@code-cluster/shared/satdt';
 import { createSatdtSystem } from '@code-cluster/systems/satdt';
 import { connectInMemory } from '@code-cluster/testkit/in-memory';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from '../src/server.js';
+
+export { resourceText, textOf } from '@code-cluster/testkit';
 
 /** Near the epochs of the shipped element sets (2026-06-23 … 06-28), where SGP4 is accurate. */
 export const PINNED = '2026-06-27T00:00:00.000Z';
@@ -17,13 +18,4 @@ export async function connectEmbedded(protocolVersion?: string) {
   const satdt = new SatdtClient(inProcessTransport(() => system.handler));
   const server = createServer({ satdt }, { logger: quietLogger() });
   return connectInMemory(server, protocolVersion ? { protocolVersion } : {});
-}
-
-export function textOf(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-}
-
-/** The text of the first content of a resource read. */
-export function resourceText(result: { contents: Array<Record<string, unknown>> }): string {
-  return String(result.contents[0]?.text);
 }

@@ -1,0 +1,19 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The text blocks of a tool result, joined: what a client without structured content shows. */
+export function textOf(result: { content: Array<{ type: string; text?: string }> }): string {
+  return result.content.map((c) => (c.type === 'text' ? (c.text ?? '') : '')).join('\n');
+}
+
+/** The text of the first content of a resource read. */
+export function resourceText(result: { contents: Array<Record<string, unknown>> }): string {
+  return String(result.contents[0]?.text);
+}
+
+/** A fresh data dir: servers spawned by tests must never touch the user's real one. */
+export function tempDataDir(prefix = 'code-cluster-test-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
