@@ -3,7 +3,7 @@ import { Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { AcademyClient } from '@code-cluster/shared/academy';
 import { createAcademySystem } from '@code-cluster/systems/academy';
-import { type SpawnOptions, spawnServer, tempDataDir } from '@code-cluster/testkit';
+import { type SpawnOptions, spawnServerWithData, tempDataDir } from '@code-cluster/testkit';
 import { connectInMemory } from '@code-cluster/testkit/in-memory';
 import { createServer } from '../src/server.js';
 
@@ -38,17 +38,10 @@ export async function connectEmbedded(options: { readOnly?: boolean; protocolVer
   };
 }
 
-/** Spawns the built bin with CODE_CLUSTER_DATA_DIR set to `dataDir`, plus extra environment. */
-export function spawnAcademy(
+/** Spawns the built bin on `dataDir`, without the developer's ACADEMY_* settings, plus `env`. */
+export const spawnAcademy = (
   dataDir: string,
   args: string[] = [],
   env: Record<string, string> = {},
   options: SpawnOptions = {},
-) {
-  const clean = { ...process.env };
-  for (const key of Object.keys(clean)) if (key.startsWith('ACADEMY_')) delete clean[key];
-  return spawnServer('academy', args, {
-    ...options,
-    env: { ...clean, CODE_CLUSTER_DATA_DIR: dataDir, ...env },
-  });
-}
+) => spawnServerWithData('academy', dataDir, args, env, options);

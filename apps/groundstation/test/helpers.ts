@@ -2,7 +2,7 @@ import { Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
 import { createGroundstationSystem } from '@code-cluster/systems/groundstation';
-import { type SpawnOptions, spawnServer } from '@code-cluster/testkit';
+import { type SpawnOptions, spawnServerWithData } from '@code-cluster/testkit';
 import { connectInMemory } from '@code-cluster/testkit/in-memory';
 import type { Scope } from '../src/deps.js';
 import { createServer } from '../src/server.js';
@@ -55,17 +55,10 @@ export async function connectEmbedded(options: EmbeddedOptions = {}) {
   };
 }
 
-/** Spawns the built bin with CODE_CLUSTER_DATA_DIR set to `dataDir`, plus extra environment. */
-export function spawnGroundstation(
+/** Spawns the built bin on `dataDir`, without the developer's GROUNDSTATION_* settings, plus `env`. */
+export const spawnGroundstation = (
   dataDir: string,
   args: string[] = [],
   env: Record<string, string> = {},
   options: SpawnOptions = {},
-) {
-  const clean = { ...process.env };
-  for (const key of Object.keys(clean)) if (key.startsWith('GROUNDSTATION_')) delete clean[key];
-  return spawnServer('groundstation', args, {
-    ...options,
-    env: { ...clean, CODE_CLUSTER_DATA_DIR: dataDir, ...env },
-  });
-}
+) => spawnServerWithData('groundstation', dataDir, args, env, options);

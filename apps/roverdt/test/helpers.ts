@@ -2,7 +2,7 @@ import { Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { RoverdtClient } from '@code-cluster/shared/roverdt';
 import { createRoverdtSystem, type RoverdtSystem } from '@code-cluster/systems/roverdt';
-import { type SpawnOptions, spawnServer, type WireMessage } from '@code-cluster/testkit';
+import { type SpawnOptions, spawnServerWithData, type WireMessage } from '@code-cluster/testkit';
 import { connectInMemory } from '@code-cluster/testkit/in-memory';
 import { createServer } from '../src/server.js';
 
@@ -48,20 +48,13 @@ export async function connectEmbedded(options: EmbeddedOptions = {}) {
   };
 }
 
-/** Spawns the built bin with CODE_CLUSTER_DATA_DIR set to `dataDir`, plus extra environment. */
-export function spawnRoverdt(
+/** Spawns the built bin on `dataDir`, without the developer's ROVERDT_* settings, plus `env`. */
+export const spawnRoverdt = (
   dataDir: string,
   args: string[] = [],
   env: Record<string, string> = {},
   options: SpawnOptions = {},
-) {
-  const clean = { ...process.env };
-  for (const key of Object.keys(clean)) if (key.startsWith('ROVERDT_')) delete clean[key];
-  return spawnServer('roverdt', args, {
-    ...options,
-    env: { ...clean, CODE_CLUSTER_DATA_DIR: dataDir, ...env },
-  });
-}
+) => spawnServerWithData('roverdt', dataDir, args, env, options);
 
 /** Raw wire helpers for stdio tests. */
 export const wireText = (m: WireMessage) =>

@@ -2,7 +2,7 @@
 // the same process: ./in-memory.
 export { readmeSection } from './readme.js';
 export { resourceText, tempDataDir, textOf } from './results.js';
-export { SERVER_APPS, type ServerApp, serverBin, spawnServer } from './servers.js';
+export { SERVER_APPS, type ServerApp, serverBin, spawnServer, spawnServerWithData } from './servers.js';
 export {
   type PeerEvent,
   type PeerExit,

@@ -20,3 +20,19 @@ export function serverBin(app: ServerApp): string {
 export function spawnServer(app: ServerApp, args: string[] = [], options: SpawnOptions = {}): StdioPeer {
   return StdioPeer.spawn(process.execPath, [serverBin(app), ...args], options);
 }
+
+/**
+ * Spawns an app's built server on its own data dir, with this process's environment minus the app's own
+ * settings (`<APP>_*`, so a developer's shell cannot change what a test sees) plus `env`.
+ */
+export function spawnServerWithData(
+  app: ServerApp,
+  dataDir: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  options: SpawnOptions = {},
+): StdioPeer {
+  const prefix = `${app.toUpperCase()}_`;
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith(prefix)));
+  return spawnServer(app, args, { ...options, env: { ...clean, CODE_CLUSTER_DATA_DIR: dataDir, ...env } });
+}
