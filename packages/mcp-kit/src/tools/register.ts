@@ -33,15 +33,24 @@ export function activeTools<D>(tools: readonly AnyTool<D>[], readOnly: boolean):
 
 /** The `tools/list` entry of a definition. */
 export function describeTool(tool: AnyTool<unknown>): Tool {
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: toJsonSchema(tool.input, 'input') as Tool['inputSchema'],
-    ...(tool.output ? { outputSchema: toJsonSchema(tool.output, 'output') as Tool['outputSchema'] } : {}),
-    annotations: { title: tool.title, ...tool.annotations },
-  };
+  // Definitions never change, and converting zod to JSON Schema is costly: once per tool, not once per
+  // session (HTTP builds a server per session).
+  let described = descriptions.get(tool);
+  if (!described) {
+    described = {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: toJsonSchema(tool.input, 'input') as Tool['inputSchema'],
+      ...(tool.output ? { outputSchema: toJsonSchema(tool.output, 'output') as Tool['outputSchema'] } : {}),
+      annotations: { title: tool.title, ...tool.annotations },
+    };
+    descriptions.set(tool, described);
+  }
+  return described;
 }
+
+const descriptions = new WeakMap<AnyTool<unknown>, Tool>();
 
 /**
  * The one seam every tool call passes through: lookup, argument check (with the error layer the
