@@ -1,38 +1,9 @@
 #!/usr/bin/env node
-// A bare official-SDK server as a typical user writes it: plain ESM, unbundled, McpServer +
-// StdioServerTransport, one trivial tool. The SDK and zod are the workspace's own copies (the ones
-// apps/satdt uses), loaded through their ESM entry points exactly as `import ... from '@modelcontextprotocol/sdk/...'`
-// would; only the lookup differs, because this file lives outside any package with those dependencies.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { esmEntry } from '../lib/esm-entry.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const requireFromApp = createRequire(join(here, '../../../apps/satdt/package.json'));
-
-/** The file `import '<name>/<subpath>'` loads (the "import" condition of the package's exports map). */
-function esmEntry(name, subpath) {
-  let dir = dirname(requireFromApp.resolve(subpath ? `${name}/${subpath}` : name));
-  let pkg;
-  for (;;) {
-    try {
-      pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-      if (pkg.name === name) break;
-    } catch {}
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`cannot find the package root of ${name}`);
-    dir = up;
-  }
-  const key = subpath ? `./${subpath}` : '.';
-  const exact = pkg.exports[key];
-  const target = exact
-    ? typeof exact === 'string'
-      ? exact
-      : (exact.import?.default ?? exact.import ?? exact.default)
-    : pkg.exports['./*'].import.replace('*', subpath);
-  return pathToFileURL(join(dir, target)).href;
-}
+const _here = dirname(fileURLToPath(import.meta.url));
 
 const { McpServer } = await import(esmEntry('@modelcontextprotocol/sdk', 'server/mcp.js'));
 const { StdioServerTransport } = await import(esmEntry('@modelcontextprotocol/sdk', 'server/stdio.js'));

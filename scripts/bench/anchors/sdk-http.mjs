@@ -13,37 +13,12 @@
 // --port 0 (the default) picks a free port; the bound URL is printed on stderr as
 // `sdk-http: listening on http://127.0.0.1:PORT/mcp`. --json answers POSTs with JSON instead of SSE.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { esmEntry } from '../lib/esm-entry.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const requireFromKit = createRequire(join(here, '../../../packages/mcp-kit/package.json'));
-
-/** The file `import '<name>/<subpath>'` loads (the "import" condition of the package's exports map). */
-function esmEntry(name, subpath) {
-  let dir = dirname(requireFromKit.resolve(subpath ? `${name}/${subpath}` : name));
-  let pkg;
-  for (;;) {
-    try {
-      pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-      if (pkg.name === name) break;
-    } catch {}
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`cannot find the package root of ${name}`);
-    dir = up;
-  }
-  const key = subpath ? `./${subpath}` : '.';
-  const exact = pkg.exports[key];
-  const target = exact
-    ? typeof exact === 'string'
-      ? exact
-      : (exact.import?.default ?? exact.import ?? exact.default)
-    : pkg.exports['./*'].import.replace('*', subpath);
-  return pathToFileURL(join(dir, target)).href;
-}
 
 const { McpServer } = await import(esmEntry('@modelcontextprotocol/sdk', 'server/mcp.js'));
 const { StreamableHTTPServerTransport } = await import(
