@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// A bare official-SDK server as a typical user writes it: plain ESM, unbundled, McpServer +
+// StdioServerTransport, one trivial tool. The SDK and zod are the workspace's own copies (the ones every
+// app uses, pinned by the catalog), loaded through their ESM entry points exactly as
+// `import ... from '@modelcontextprotocol/sdk/...'` would; only the lookup differs (lib/esm-entry.mjs).
 import { esmEntry } from '../lib/esm-entry.mjs';
-
-const _here = dirname(fileURLToPath(import.meta.url));
 
 const { McpServer } = await import(esmEntry('@modelcontextprotocol/sdk', 'server/mcp.js'));
 const { StdioServerTransport } = await import(esmEntry('@modelcontextprotocol/sdk', 'server/stdio.js'));
