@@ -17,3 +17,13 @@ export function tempDataDir(prefix = 'code-cluster-test-'): { dir: string; remov
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** The error a promise rejects with; throws (failing the test) if it fulfils instead. */
+export async function rejectionOf<E = Error>(work: Promise<unknown>): Promise<E> {
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e ?? new Error('rejected with nothing'),
+  );
+  if (!error) throw new Error('expected a rejection, but the promise fulfilled');
+  return error as E;
+}

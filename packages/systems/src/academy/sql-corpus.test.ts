@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inProcessTransport, type SystemError } from '@code-cluster/shared';
 import { AcademyClient, SQL_MAX_CHARS } from '@code-cluster/shared/academy';
+import { rejectionOf } from '@code-cluster/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertSingleSelect, SqlRefusal } from './sql-guard.js';
 import { ReadOnlySqlRunner } from './sql-runner.js';
@@ -139,14 +140,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function refusal(work: Promise<unknown>): Promise<SystemError> {
-  const error = await work.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!error) throw new Error('expected the query to be refused');
-  return error as SystemError;
-}
+const refusal = (work: Promise<unknown>) => rejectionOf<SystemError>(work);
 
 describe('consulta_sql refuses every write and escape attempt (full pipeline)', () => {
   it(`has a corpus of at least 40 attempts (${WRITES.length + 1})`, () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inProcessTransport, type SystemError } from '@code-cluster/shared';
 import { AcademyClient } from '@code-cluster/shared/academy';
+import { rejectionOf } from '@code-cluster/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AcademySystem, createAcademySystem } from './system.js';
 
@@ -16,14 +17,7 @@ function open(file = join(dir, 'academy.db')) {
   return { system, client: new AcademyClient(inProcessTransport(() => system.handler)) };
 }
 
-async function refusal(work: Promise<unknown>): Promise<SystemError> {
-  const error = await work.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!error) throw new Error('expected the call to be refused');
-  return error as SystemError;
-}
+const refusal = (work: Promise<unknown>) => rejectionOf<SystemError>(work);
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'code-academy-'));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inProcessTransport, type SystemError } from '@code-cluster/shared';
 import { RoverdtClient } from '@code-cluster/shared/roverdt';
+import { rejectionOf } from '@code-cluster/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RESERVE_WH } from './model.js';
 import { createRoverdtSystem, type RoverdtSystem } from './system.js';
@@ -46,15 +47,7 @@ function open(options: { terrain?: Terrain; file?: string; batteryPct?: number }
   return { system, client: new RoverdtClient(inProcessTransport(() => system.handler)) };
 }
 
-/** The domain error a rejected call carries (status and the system's `detail`). */
-async function refusal(work: Promise<unknown>): Promise<SystemError> {
-  const error = await work.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!error) throw new Error('expected the call to be refused');
-  return error as SystemError;
-}
+const refusal = (work: Promise<unknown>) => rejectionOf<SystemError>(work);
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'code-roverdt-'));
