@@ -17,7 +17,7 @@ export const GEOSTATIONARY_MAX_ECCENTRICITY = 0.01;
 /** WGS-84 equatorial radius: altitudes are reported above it, as is usual for apogee/perigee heights. */
 export const WGS84_EQUATORIAL_RADIUS_KM = 6378.137;
 /** SGP4 works in WGS-72 units; its gravitational parameter keeps the semi-major axis consistent with it. */
-const SGP4_MU_KM3_S2 = 398600.8;
+export const SGP4_MU_KM3_S2 = 398600.8;
 const MS_PER_DAY = 86_400_000;
 const RAD = 180 / Math.PI;
 

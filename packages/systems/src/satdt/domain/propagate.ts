@@ -1,5 +1,5 @@
 import { eciToGeodetic, type SatRec, sgp4 } from 'satellite.js';
-import { epochMs } from './elements.js';
+import { epochMs, SGP4_MU_KM3_S2 } from './elements.js';
 import { PropagationError } from './propagation-error.js';
 import { checkPropagationSpan } from './validity.js';
 
@@ -26,7 +26,6 @@ const SGP4_ERRORS: Readonly<Record<number, string>> = {
 
 /** SGP4's Earth radius (WGS-72): satrec.a is in these units. */
 const SGP4_EARTH_RADIUS_KM = 6378.135;
-const SGP4_MU_KM3_S2 = 398600.8;
 /**
  * The osculating semi-major axis SGP4's state implies may differ from the mean one by its short-period
  * terms (well under 1 %) and by decay over the allowed span (a few %): beyond this it is not this orbit.
