@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Spanish text formatting shared by satdt's tools (the readable block next to structuredContent). */
 
 /** `2026-06-27T03:14:05.120Z` → `03:14Z`. */
@@ -10,20 +12,28 @@ export function dayHhmmZ(iso: string): string {
   return `${iso.slice(8, 10)}/${iso.slice(5, 7)} ${hhmmZ(iso)}`;
 }
 
+/** `end` as `hhmmZ`, or with its date when it falls on another UTC day than `start`. */
+export function endHhmmZ(start: string, end: string): string {
+  return start.slice(0, 10) === end.slice(0, 10) ? hhmmZ(end) : dayHhmmZ(end);
+}
+
 export function round(value: number, decimals: number): number {
   const factor = 10 ** decimals;
   return Math.round(value * factor) / factor;
 }
 
-/** Element sets older than this drift noticeably for low orbits; the text warns the model. */
-export const STALE_ELEMENTS_DAYS = 14;
-
-export function staleElementsWarning(ageDays: number): string | undefined {
-  if (ageDays <= STALE_ELEMENTS_DAYS) return undefined;
-  return (
-    `Aviso: los elementos orbitales tienen ${Math.round(ageDays)} días; en órbitas bajas la posición puede ` +
-    'desviarse cientos de km. Usa los resultados como orientación, no para apuntar una antena.'
+/** Output field of every tool that propagates: present only when the warning applies. */
+export const avisoElementos = z
+  .string()
+  .optional()
+  .describe(
+    'Aviso cuando el instante queda lejos (antes o después) de la época de los elementos orbitales para el ' +
+      'régimen del satélite: dice cuánto y qué error cabe esperar',
   );
+
+/** The twin's stale-elements warning (it words it for the satellite's regime) as a structured field. */
+export function warningField(warning: string | undefined): { aviso_elementos?: string } {
+  return warning === undefined ? {} : { aviso_elementos: warning };
 }
 
 export function lines(...parts: Array<string | undefined>): string {

@@ -1,4 +1,5 @@
 import { readJsonResource } from '@code-cluster/mcp-kit';
+import type { Satellite, SatelliteSummary } from '@code-cluster/shared/satdt';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SatdtDeps } from './deps.js';
@@ -15,7 +16,11 @@ export function registerResources(server: McpServer, { satdt }: SatdtDeps): void
       description: 'Todos los satélites del gemelo: NORAD, nombre, COSPAR, régimen orbital y estado.',
       mimeType: 'application/json',
     },
-    (uri, { signal }) => readJsonResource(uri, () => satdt.listSatellites(undefined, signal)),
+    (uri, { signal }) =>
+      readJsonResource(uri, async () => {
+        const { satellites } = await satdt.listSatellites(undefined, signal);
+        return { satelites: satellites.map(entrada) };
+      }),
   );
 
   server.registerResource(
@@ -28,7 +33,7 @@ export function registerResources(server: McpServer, { satdt }: SatdtDeps): void
             uri: `satdt://satelites/${s.norad_id}`,
             name: `${s.norad_id}`,
             title: s.name,
-            description: `${s.name}: ${s.regime}, ${s.status}`,
+            description: `${s.name}: ${s.regime}${s.subtype ? ` (${s.subtype})` : ''}, ${s.status}`,
             mimeType: 'application/json',
           })),
         };
@@ -50,8 +55,45 @@ export function registerResources(server: McpServer, { satdt }: SatdtDeps): void
       mimeType: 'application/json',
     },
     (uri, { norad_id }, { signal }) =>
-      readJsonResource(uri, () => satdt.getSatellite(Number(norad_id), signal), {
+      readJsonResource(uri, async () => ficha(await satdt.getSatellite(Number(norad_id), signal)), {
         valid: /^\d{1,6}$/.test(String(norad_id)),
       }),
   );
+}
+
+/** Resource bodies speak the MCP surface's language (Spanish), like the tools, not the REST API's. */
+function entrada(s: SatelliteSummary) {
+  return {
+    norad_id: s.norad_id,
+    nombre: s.name,
+    cospar_id: s.cospar_id,
+    regimen: s.regime,
+    ...(s.subtype === undefined ? {} : { subtipo: s.subtype }),
+    estado: s.status,
+  };
+}
+
+function ficha(s: Satellite) {
+  const e = s.elements;
+  return {
+    ...entrada(s),
+    elementos: {
+      epoca: e.epoch,
+      antiguedad_dias: e.age_days,
+      inclinacion_deg: e.inclination_deg,
+      excentricidad: e.eccentricity,
+      movimiento_medio_rev_dia: e.mean_motion_rev_day,
+      periodo_min: e.period_min,
+      semieje_mayor_km: e.semi_major_axis_km,
+      apogeo_km: e.apogee_km,
+      perigeo_km: e.perigee_km,
+      ascension_recta_nodo_deg: e.raan_deg,
+      argumento_perigeo_deg: e.arg_perigee_deg,
+      anomalia_media_deg: e.mean_anomaly_deg,
+      bstar: e.bstar,
+      ...(e.warning === undefined ? {} : { aviso: e.warning }),
+    },
+    tle: { linea1: s.tle.line1, linea2: s.tle.line2 },
+    fuente: s.source,
+  };
 }

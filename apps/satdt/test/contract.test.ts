@@ -1,12 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectEmbedded, resourceText } from './helpers.js';
+import { connectEmbedded, embeddedDeps, resourceText } from './helpers.js';
 
 let client: Client;
 let close: () => Promise<void>;
 beforeAll(async () => {
   ({ client, close } = await connectEmbedded());
 });
+
 afterAll(() => close());
 
 describe('satdt-mcp contract (CONTRACT.md)', () => {
@@ -37,7 +38,11 @@ describe('satdt-mcp contract (CONTRACT.md)', () => {
     expect(tool.description).toBe('Ventanas de visibilidad futuras desde una estación.');
     const props = tool.inputSchema.properties as Record<string, unknown>;
     expect(props.norad_id).toEqual({ type: 'integer' });
-    expect(props.estacion).toEqual({ type: 'string' });
+    // The course's shape (type string) plus what CONTRACT.md allows: the stations and what they are.
+    expect(props.estacion).toMatchObject({ type: 'string' });
+    const { stations } = await embeddedDeps().satdt.listStations();
+    expect((props.estacion as { enum: string[] }).enum).toEqual(stations.map((s) => s.id));
+    expect((props.estacion as { description: string }).description).toMatch(/^Estación terrena/);
     expect(props.horas).toEqual({ type: 'integer', minimum: 1, maximum: 72 });
     expect(tool.inputSchema.required).toEqual(['norad_id', 'estacion']);
     expect(props.desde).toMatchObject({ type: 'string', format: 'date-time' });
@@ -69,18 +74,46 @@ describe('satdt-mcp contract (CONTRACT.md)', () => {
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['satdt://satelites/{norad_id}']);
   });
 
-  it('reads the catalog: at least 20 real satellites, ISS among them', async () => {
+  it('reads the catalog in Spanish: at least 20 real satellites, ISS among them', async () => {
     const { contents } = await client.readResource({ uri: 'satdt://catalogo' });
-    const catalog = JSON.parse(resourceText({ contents })) as { satellites: Array<{ norad_id: number }> };
-    expect(catalog.satellites.length).toBeGreaterThanOrEqual(20);
-    expect(catalog.satellites.map((s) => s.norad_id)).toContain(25544);
+    const catalog = JSON.parse(resourceText({ contents })) as {
+      satelites: Array<Record<string, unknown>>;
+    };
+    expect(Object.keys(catalog)).toEqual(['satelites']);
+    expect(catalog.satelites.length).toBeGreaterThanOrEqual(20);
+    expect(catalog.satelites.find((s) => s.norad_id === 25544)).toEqual({
+      norad_id: 25544,
+      nombre: 'ISS (ZARYA)',
+      cospar_id: '1998-067A',
+      regimen: 'LEO',
+      estado: 'operativo',
+    });
+    expect(catalog.satelites.find((s) => s.norad_id === 42738)).toMatchObject({
+      regimen: 'GEO',
+      subtipo: 'geosincrona_inclinada',
+    });
   });
 
-  it('reads one satellite with its TLE, and refuses an unknown one with -32002', async () => {
+  it('reads one satellite in Spanish with its TLE, and refuses an unknown one with -32002', async () => {
     const { contents } = await client.readResource({ uri: 'satdt://satelites/25544' });
-    const sat = JSON.parse(resourceText({ contents })) as { name: string; tle: { line1: string } };
-    expect(sat.name).toBe('ISS (ZARYA)');
-    expect(sat.tle.line1).toMatch(/^1 25544U/);
+    const sat = JSON.parse(resourceText({ contents })) as Record<string, unknown> & {
+      elementos: Record<string, unknown>;
+      tle: { linea1: string };
+    };
+    expect(Object.keys(sat)).toEqual([
+      'norad_id',
+      'nombre',
+      'cospar_id',
+      'regimen',
+      'estado',
+      'elementos',
+      'tle',
+      'fuente',
+    ]);
+    expect(sat.nombre).toBe('ISS (ZARYA)');
+    expect(sat.tle.linea1).toMatch(/^1 25544U/);
+    expect(sat.elementos).toMatchObject({ epoca: '2026-06-26T16:06:15.917Z' });
+    expect(Object.keys(sat.elementos).join(' ')).not.toMatch(/epoch|inclination|mean|raan|age/);
     await expect(client.readResource({ uri: 'satdt://satelites/99999' })).rejects.toMatchObject({
       code: -32002,
     });

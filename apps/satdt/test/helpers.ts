@@ -13,9 +13,13 @@ export const PINNED = '2026-06-27T00:00:00.000Z';
 export const quietLogger = () => new Logger('satdt-mcp-test', 'emergency');
 
 /** satdt-mcp over the embedded twin, with the twin's clock pinned, connected to a real SDK client. */
-export async function connectEmbedded(protocolVersion?: string) {
-  const system = createSatdtSystem({ now: () => Date.parse(PINNED) });
-  const satdt = new SatdtClient(inProcessTransport(() => system.handler));
-  const server = createServer({ satdt }, { logger: quietLogger() });
+export async function connectEmbedded(protocolVersion?: string, now = PINNED) {
+  const server = createServer(embeddedDeps(now), { logger: quietLogger() });
   return connectInMemory(server, protocolVersion ? { protocolVersion } : {});
+}
+
+/** The twin's client over the embedded system, its clock pinned. */
+export function embeddedDeps(now = PINNED) {
+  const system = createSatdtSystem({ now: () => Date.parse(now) });
+  return { satdt: new SatdtClient(inProcessTransport(() => system.handler)) };
 }

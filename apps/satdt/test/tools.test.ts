@@ -42,6 +42,35 @@ describe('satelite_info', () => {
     expect(lageos.structuredContent).toMatchObject({ nombre: 'LAGEOS 1', regimen: 'MEO' });
   });
 
+  it('classes QZS-2 as an inclined geosynchronous orbit, not a geostationary one', async () => {
+    const qzs = await call('satelite_info', { norad_id: 42738 });
+    expect(qzs.structuredContent).toMatchObject({ regimen: 'GEO', subtipo: 'geosincrona_inclinada' });
+    expect(textOf(qzs)).toContain('GEO (geosíncrona inclinada: no está fija en el cielo');
+    const goes = await call('satelite_info', { norad_id: 51850 });
+    expect(goes.structuredContent).toMatchObject({ regimen: 'GEO', subtipo: 'geoestacionaria' });
+    const iss = await call('satelite_info', { norad_id: 25544 });
+    expect(iss.structuredContent).not.toHaveProperty('subtipo');
+  });
+
+  it('words the stale-elements warning for the regime: no low-orbit talk for a GEO satellite', async () => {
+    const later = await connectEmbedded(undefined, '2026-12-01T00:00:00.000Z');
+    try {
+      const info = async (norad_id: number) => {
+        const r = (await later.client.callTool({
+          name: 'satelite_info',
+          arguments: { norad_id },
+        })) as CallToolResult;
+        return (r.structuredContent as { aviso_elementos: string }).aviso_elementos;
+      };
+      expect(await info(25544)).toContain('en órbita baja el rozamiento atmosférico');
+      expect(await info(51850)).toContain('un satélite geoestacionario maniobra');
+      expect(await info(51850)).not.toContain('órbita baja');
+      expect(await info(42738)).toContain('un satélite geosíncrono maniobra');
+    } finally {
+      await later.close();
+    }
+  });
+
   it('answers an unknown satellite with a domain error the model can act on', async () => {
     const result = await call('satelite_info', { norad_id: 99999 });
     expect(result.isError).toBe(true);
@@ -86,8 +115,8 @@ describe('proximos_pases', () => {
 
   it('answers a geostationary satellite as always or never visible, not a pass list', async () => {
     const catalog = await client.readResource({ uri: 'satdt://catalogo' });
-    const sats = JSON.parse(resourceText(catalog)).satellites as Array<{ norad_id: number; regime: string }>;
-    const geo = sats.find((s) => s.regime === 'GEO')!;
+    const sats = JSON.parse(resourceText(catalog)).satelites as Array<{ norad_id: number; subtipo?: string }>;
+    const geo = sats.find((s) => s.subtipo === 'geoestacionaria')!;
     const result = await call('proximos_pases', {
       norad_id: geo.norad_id,
       estacion: 'orbiteye-es',
@@ -99,11 +128,60 @@ describe('proximos_pases', () => {
     expect(textOf(result)).toContain('geosíncrono');
   });
 
-  it('answers an unknown station with a domain error listing the stations', async () => {
+  it('answers an unknown station with an error listing the stations (estacion is an enum)', async () => {
     const result = await call('proximos_pases', { norad_id: 25544, estacion: 'orbiteye-ar', desde: PINNED });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("No existe la estación 'orbiteye-ar'");
-    expect(textOf(result)).toContain('orbiteye-mx');
+    expect(textOf(result)).toBe(
+      "Argumentos inválidos para 'proximos_pases': 'estacion' debe ser uno de: \"orbiteye-mx\", " +
+        '"orbiteye-cl", "orbiteye-es"; recibido: "orbiteye-ar".',
+    );
+  });
+
+  it('dates a LOS that falls on the next day instead of reading backwards', async () => {
+    // The ISS rises over Madrid at 23:58Z on 28/06 and sets at 00:06Z on 29/06.
+    const result = await call('proximos_pases', {
+      norad_id: 25544,
+      estacion: 'orbiteye-es',
+      horas: 2,
+      desde: '2026-06-28T23:00:00Z',
+    });
+    const [first, detail] = textOf(result).split('\n');
+    expect(first).toBe('1 pase: 23:58Z (elev 36°)');
+    expect(detail).toMatch(/^1\. 28\/06 23:58Z–29\/06 00:06Z: elevación máx\. \d+\.\d°, azimut \d+° → \d+°$/);
+    const same = await call('proximos_pases', { norad_id: 25544, estacion: 'orbiteye-mx', desde: PINNED });
+    expect(textOf(same).split('\n')[1]).toMatch(/^1\. 27\/06 \d\d:\d\dZ–\d\d:\d\dZ: /);
+  });
+
+  it('marks a pass already under way when the window opens, in structuredContent and text', async () => {
+    const result = await call('proximos_pases', {
+      norad_id: 25544,
+      estacion: 'orbiteye-es',
+      horas: 1,
+      desde: '2026-06-29T00:00:00Z',
+    });
+    const data = result.structuredContent as {
+      pases: Array<{ aos: string; en_curso_al_inicio: boolean; en_curso_al_final: boolean }>;
+    };
+    expect(data.pases[0]).toMatchObject({
+      aos: '2026-06-29T00:00:00.000Z',
+      en_curso_al_inicio: true,
+      en_curso_al_final: false,
+    });
+    const [first, detail] = textOf(result).split('\n');
+    expect(first).toMatch(/^\d+ pases?: 00:00Z \(elev \d+°\)/);
+    expect(detail).toMatch(/^1\. 29\/06 00:00Z–00:06Z: .*; ya en curso al abrir la ventana$/);
+  });
+
+  it('refuses a window far before the element epoch (1990) instead of inventing passes', async () => {
+    const result = await call('proximos_pases', {
+      norad_id: 25544,
+      estacion: 'orbiteye-mx',
+      desde: '1990-01-01T00:00:00Z',
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^No se puede propagar ISS \(ZARYA\) \(NORAD 25544\) a ese instante: 1990-01-01T00:00:00\.000Z queda 13326 días antes de la época de sus elementos .* LEO \(baja\) .* 365 días .* Elige un instante entre 2025-06-26T16:06:15\.917Z y 2027-06-26T16:06:15\.917Z\.$/,
+    );
   });
 
   it('rejects horas: 200 naming the argument, the bound and the value', async () => {
@@ -126,6 +204,25 @@ describe('posicion_satelite', () => {
     expect(data.altitud_km).toBeLessThan(450);
     expect(data.velocidad_km_s).toBeCloseTo(7.66, 1);
     expect(typeof data.iluminado).toBe('boolean');
+  });
+
+  it('refuses the ISS in 1950 (it answered 129 million km) with a Spanish domain error', async () => {
+    const result = await call('posicion_satelite', { norad_id: 25544, instante: '1950-01-01T00:00:00Z' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('1950-01-01T00:00:00.000Z queda 27936 días antes de la época');
+    expect(textOf(result)).not.toMatch(/altitud/);
+  });
+
+  it('warns before the epoch as after it, in the text and in structuredContent', async () => {
+    const result = await call('posicion_satelite', { norad_id: 25544, instante: '2026-06-01T00:00:00Z' });
+    expect(result.isError).toBeFalsy();
+    const data = result.structuredContent as { antiguedad_tle_dias: number; aviso_elementos?: string };
+    expect(data.antiguedad_tle_dias).toBeLessThan(-25);
+    expect(data.aviso_elementos).toMatch(/^Aviso: ese instante es 26 días anterior a la época/);
+    expect(textOf(result).split('\n')[1]).toBe(data.aviso_elementos);
+    const fresh = await call('posicion_satelite', { norad_id: 25544, instante: PINNED });
+    expect(fresh.structuredContent).not.toHaveProperty('aviso_elementos');
+    expect(textOf(fresh)).not.toContain('Aviso');
   });
 
   it('answers an unknown satellite with a domain error', async () => {

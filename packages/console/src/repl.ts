@@ -16,6 +16,7 @@ export const REPL_HELP = `Commands (nothing is sent unless you ask, so you can b
   resources              resources/list and resources/templates/list
   prompts                prompts/list
   raw <line>             send a line verbatim, e.g. raw {bad  (→ -32700) or raw {"jsonrpc":"2.0","id":9}  (→ -32600)
+  {…} or […]             a line that starts with { or [ (a pasted JSON-RPC message) is sent verbatim, as with raw
   stderr                 show what the server wrote to stderr so far
   help                   this text
   quit                   close the server's stdin and show how it exits (also Ctrl-D)`;
@@ -47,11 +48,18 @@ export async function runRepl(options: ConsoleOptions, io: ConsoleIo): Promise<n
   for await (const line of rl) {
     // Input from a pipe is not echoed; show it after the prompt so the transcript reads like a session.
     if (!terminal) io.stdout.write(`${line}\n`);
-    const [command = '', ...rest] = line.trim().split(/\s+/);
-    const argument = line.trim().slice(command.length).trim();
+    const trimmed = line.trim();
+    const [command = '', ...rest] = trimmed.split(/\s+/);
+    const argument = trimmed.slice(command.length).trim();
     if (command === 'quit' || command === 'exit') break;
+    // A pasted JSON-RPC message (or a broken one) goes out as typed: the commands never start with { or [.
+    const pasted = trimmed.startsWith('{') || trimmed.startsWith('[');
     try {
-      await execute(command, argument, rest, { session, printer, options });
+      await execute(pasted ? 'raw' : command, pasted ? trimmed : argument, rest, {
+        session,
+        printer,
+        options,
+      });
     } catch (error) {
       printer.line(style.red(`  ${(error as Error).message}`));
     }

@@ -20,6 +20,35 @@ describe('interactive mode (-i) against the fixture server, driven through its s
     expect(run.stdout).toMatch(/fixture-server exited with code 0 after \d+ ms\.\n$/);
   });
 
+  it('sends a pasted JSON-RPC line as it is, without the raw command', async () => {
+    const run = await runConsole(['-i', ...fixtureTarget()], {
+      input: lines(
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pegado","version":"1"}}}',
+        '  {"jsonrpc":"2.0","method":"notifications/initialized"}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+        '[1, 2]',
+        '{bad',
+        'quit',
+      ),
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('unknown command');
+    const headers = transcriptBodies(run.stdout).map((e) =>
+      e.header.replace(/^([→←]) \[fixture-server\] /, '$1 '),
+    );
+    expect(headers.filter((h) => h.startsWith('←'))).toEqual([
+      '← result (id 1)',
+      '← result (id 2)',
+      expect.stringMatching(/^← JSON-RPC error -32600 /),
+      '← JSON-RPC error -32700 "Parse error" (id null)',
+    ]);
+    const listed = transcriptBodies(run.stdout).find((e) => e.header.endsWith('result (id 2)'))!;
+    expect(JSON.parse(listed.body).result.tools.map((t: { name: string }) => t.name)).toContain(
+      'proximos_pases',
+    );
+  });
+
   it('sends nothing on its own: a request before init is refused, then the handshake and a call work', async () => {
     const run = await runConsole(['-i', ...fixtureTarget()], {
       input: lines(

@@ -6,7 +6,7 @@ export {
   type OptionSpecs,
   parseConfig,
 } from './config.js';
-export { renderToolsTable } from './docs.js';
+export { firstSentence, renderToolsTable } from './docs.js';
 export { LOG_LEVELS, Logger, type LogLevel, levelAtLeast } from './logging.js';
 export { DomainError, ErrorCodes, errorResponse, isDomainError, ProtocolError } from './protocol/errors.js';
 export { GuardedTransport } from './protocol/guard.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toJsonSchema } from '../src/tools/json-schema.js';
+import { describePattern } from '../src/tools/pattern-words.js';
 import { describeArgumentIssues, formatArgumentIssues } from '../src/tools/validation.js';
 
 const schema = z.strictObject({
@@ -10,6 +11,18 @@ const schema = z.strictObject({
   desde: z.iso.datetime({ offset: false }).optional(),
   lista: z.array(z.string()).max(2).optional(),
   peso: z.number().positive().optional(),
+  topico: z
+    .string()
+    .regex(/^[a-z0-9]+(?:[.-][a-z0-9]+)*$/)
+    .optional(),
+  contacto_id: z
+    .string()
+    .regex(/^ct-[0-9a-f]{12}$/)
+    .optional(),
+  datos: z.record(z.string(), z.unknown()).optional(),
+  respuestas: z.record(z.string().regex(/^p[0-9]{1,2}$/), z.string().regex(/^[a-f]$/)).optional(),
+  valor: z.union([z.string(), z.int()]).optional(),
+  fijo: z.literal('x').optional(),
 });
 
 const messages = (args: unknown) => {
@@ -22,7 +35,7 @@ describe('argument messages name the argument, the bound and the value', () => {
   it.each([
     [{ estacion: 'orbiteye-mx', horas: 200 }, "'horas' debe ser ≤ 72; recibido: 200"],
     [{ estacion: 'orbiteye-mx', horas: 0 }, "'horas' debe ser ≥ 1; recibido: 0"],
-    [{ estacion: 'orbiteye-mx', horas: 1.5 }, "'horas' debe ser de tipo entero; recibido: 1.5"],
+    [{ estacion: 'orbiteye-mx', horas: 1.5 }, "'horas' debe ser un número entero; recibido: 1.5"],
     [{ estacion: 'mx' }, '\'estacion\' debe tener al menos 3 caracteres; recibido: "mx"'],
     [{}, "'estacion' es obligatorio; recibido: nada"],
     [{ estacion: 'orbiteye-mx', modo: 'c' }, '\'modo\' debe ser uno de: "a", "b"; recibido: "c"'],
@@ -36,6 +49,28 @@ describe('argument messages name the argument, the bound and the value', () => {
     ],
     [{ estacion: 'orbiteye-mx', peso: 0 }, "'peso' debe ser > 0; recibido: 0"],
     [{ estacion: 'orbiteye-mx', extra: 1 }, "argumento desconocido 'extra'"],
+    [
+      { estacion: 'orbiteye-mx', topico: 'Alertas' },
+      '\'topico\' debe tener el formato: palabras de minúsculas y dígitos separadas por un punto o un guion; recibido: "Alertas"',
+    ],
+    [
+      { estacion: 'orbiteye-mx', contacto_id: 'ct-1' },
+      "'contacto_id' debe tener el formato: 'ct-' y luego 12 dígitos hexadecimales (0-9, a-f); recibido: \"ct-1\"",
+    ],
+    [{ estacion: 'orbiteye-mx', datos: 'x' }, '\'datos\' debe ser un objeto; recibido: "x"'],
+    [
+      { estacion: 'orbiteye-mx', respuestas: { P1: 'a' } },
+      "'respuestas' tiene una clave que no vale: debe tener el formato: 'p' y luego de 1 a 2 dígitos; recibido: \"P1\"",
+    ],
+    [
+      { estacion: 'orbiteye-mx', respuestas: { p1: 'z' } },
+      '\'respuestas.p1\' debe tener el formato: una letra de la a a la f; recibido: "z"',
+    ],
+    [
+      { estacion: 'orbiteye-mx', valor: true },
+      "'valor' no tiene ninguna de las formas que admite el esquema; recibido: true",
+    ],
+    [{ estacion: 'orbiteye-mx', fijo: 'y' }, '\'fijo\' debe ser "x"; recibido: "y"'],
   ])('%j → %s', (args, expected) => {
     expect(messages(args)).toContain(expected);
   });
@@ -50,6 +85,36 @@ describe('argument messages name the argument, the bound and the value', () => {
     const parsed = schema.safeParse({ estacion: 'orbiteye-mx', horas: 200 }, { reportInput: true });
     expect(formatArgumentIssues('proximos_pases', describeArgumentIssues(parsed.error!.issues))).toBe(
       "Argumentos inválidos para 'proximos_pases': 'horas' debe ser ≤ 72; recibido: 200.",
+    );
+  });
+});
+
+describe('patterns in words', () => {
+  it.each([
+    [/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'palabras de minúsculas y dígitos separadas por un guion'],
+    [/^quiz-[a-z0-9-]+$/, "'quiz-' y luego minúsculas, dígitos o guiones"],
+    [/^[a-z]{2}-[a-z]{1,3}\d{1,2}$/, "2 minúsculas, '-', de 1 a 3 minúsculas y luego de 1 a 2 dígitos"],
+    [
+      /^[a-z0-9][a-z0-9._-]*$/,
+      'una minúscula o un dígito y luego cualquier cantidad de minúsculas, dígitos, puntos, guiones bajos o guiones',
+    ],
+    [/^[A-Za-z0-9._@-]+$/, "letras sin tilde, dígitos, puntos, guiones bajos, '@' o guiones"],
+    [/^v\.?[0-9]{2,}$/, "'v', opcionalmente '.' y luego al menos 2 dígitos"],
+  ])('%s → %s', (pattern, words) => {
+    expect(describePattern(pattern)).toBe(words);
+    // zod reports the pattern as a string with its delimiters.
+    expect(describePattern(String(pattern))).toBe(words);
+  });
+
+  it('declines what it cannot say in words instead of guessing', () => {
+    for (const pattern of [/abc/, /^(a|b)$/, /^[^a]+$/, /^a.b$/, /^\w+$/, /^a+?$/, /^ab$/i]) {
+      expect(describePattern(pattern)).toBeUndefined();
+    }
+    const parsed = z
+      .strictObject({ x: z.string().regex(/^\w+$/) })
+      .safeParse({ x: '!' }, { reportInput: true });
+    expect(describeArgumentIssues(parsed.error!.issues)[0]!.message).toBe(
+      '\'x\' no tiene el formato que pide su descripción; recibido: "!"',
     );
   });
 });

@@ -1,7 +1,7 @@
 import { defineTool } from '@code-cluster/mcp-kit';
 import { z } from 'zod';
 import type { SatdtToolContext } from '../deps.js';
-import { lines, round, staleElementsWarning } from '../format.js';
+import { avisoElementos, lines, round, warningField } from '../format.js';
 
 export const posicionSatelite = defineTool({
   name: 'posicion_satelite',
@@ -26,6 +26,7 @@ export const posicionSatelite = defineTool({
     velocidad_km_s: z.number(),
     iluminado: z.boolean().describe('true: al sol; false: en la sombra de la Tierra'),
     antiguedad_tle_dias: z.number(),
+    aviso_elementos: avisoElementos,
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler({ norad_id, instante }, { deps, signal }: SatdtToolContext) {
@@ -40,12 +41,13 @@ export const posicionSatelite = defineTool({
       velocidad_km_s: round(p.speed_km_s, 4),
       iluminado: p.sunlit,
       antiguedad_tle_dias: round(p.element_age_days, 2),
+      ...warningField(p.element_warning),
     };
     const text = lines(
       `${p.name} a las ${p.at}: latitud ${data.latitud_deg.toFixed(2)}°, longitud ${data.longitud_deg.toFixed(2)}°, ` +
         `altitud ${data.altitud_km.toFixed(0)} km, ${data.velocidad_km_s.toFixed(2)} km/s, ` +
         `${p.sunlit ? 'iluminado por el Sol' : 'en eclipse'}.`,
-      staleElementsWarning(p.element_age_days),
+      p.element_warning,
     );
     return { text, data };
   },

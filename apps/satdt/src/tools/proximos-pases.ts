@@ -1,21 +1,29 @@
 import { defineTool } from '@code-cluster/mcp-kit';
+import { STATION_IDS, StationIdSchema } from '@code-cluster/shared/satdt';
 import { z } from 'zod';
 import type { SatdtToolContext } from '../deps.js';
-import { dayHhmmZ, hhmmZ, lines, round, staleElementsWarning } from '../format.js';
+import { avisoElementos, dayHhmmZ, endHhmmZ, hhmmZ, lines, round, warningField } from '../format.js';
 
 const DEFAULT_HOURS = 24;
 
 const pase = z.object({
   aos: z
     .string()
-    .describe('Adquisición de señal: el satélite cruza la máscara de elevación subiendo (ISO-8601 UTC)'),
+    .describe(
+      'Adquisición de señal: el satélite cruza la máscara de elevación subiendo, o desde si el pase ya estaba ' +
+        'en curso (ISO-8601 UTC)',
+    ),
   tca: z.string().describe('Máxima aproximación: instante de elevación máxima (ISO-8601 UTC)'),
-  los: z.string().describe('Pérdida de señal: cruza la máscara bajando (ISO-8601 UTC)'),
+  los: z
+    .string()
+    .describe('Pérdida de señal: cruza la máscara bajando, o hasta si el pase sigue en curso (ISO-8601 UTC)'),
   elevacion_max_deg: z.number(),
   azimut_aos_deg: z.number(),
   azimut_los_deg: z.number(),
   duracion_s: z.number(),
-  en_curso_al_inicio: z.boolean().describe('Ya estaba sobre la máscara al abrir la ventana (aos = desde)'),
+  en_curso_al_inicio: z
+    .boolean()
+    .describe('Ya estaba sobre la máscara al abrir la ventana: el pase había empezado antes (aos = desde)'),
   en_curso_al_final: z.boolean().describe('Seguía sobre la máscara al cerrar la ventana (los = hasta)'),
 });
 
@@ -26,14 +34,16 @@ export const proximosPases = defineTool({
   description: 'Ventanas de visibilidad futuras desde una estación.',
   input: z.strictObject({
     norad_id: z.int(),
-    estacion: z.string(),
+    estacion: StationIdSchema.describe(
+      `Estación terrena desde la que se mira: ${STATION_IDS.join(', ')} (México, Chile, España)`,
+    ),
     horas: z.int().min(1).max(72).optional(),
     desde: z.iso
       .datetime({ offset: false })
       .optional()
       .describe(
         'Inicio de la ventana (ISO-8601 UTC, p. ej. 2026-11-30T03:14:00Z); por defecto, ahora. La ventana ' +
-          `dura 'horas' (1–72, por defecto ${DEFAULT_HOURS}). Estaciones: orbiteye-mx, orbiteye-cl, orbiteye-es. ` +
+          `dura 'horas' (1–72, por defecto ${DEFAULT_HOURS}). ` +
           'Cada pase da AOS, TCA y LOS sobre la máscara de elevación de la estación (propagación SGP4).',
       ),
   }),
@@ -49,6 +59,7 @@ export const proximosPases = defineTool({
     elevacion_deg: z.number().optional().describe("Elevación al inicio, para 'siempre'/'nunca'"),
     pases: z.array(pase),
     antiguedad_tle_dias: z.number(),
+    aviso_elementos: avisoElementos,
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler({ norad_id, estacion, horas = DEFAULT_HOURS, desde }, { deps, signal }: SatdtToolContext) {
@@ -79,9 +90,10 @@ export const proximosPases = defineTool({
       ...(result.elevation_deg === undefined ? {} : { elevacion_deg: round(result.elevation_deg, 2) }),
       pases,
       antiguedad_tle_dias: round(result.element_age_days, 2),
+      ...warningField(result.element_warning),
     };
     return {
-      text: lines(summary(data), ...details(data.pases), staleElementsWarning(result.element_age_days)),
+      text: lines(summary(data), ...details(data.pases), result.element_warning),
       data,
     };
   },
@@ -109,7 +121,10 @@ function summary(data: {
   return `${data.pases.length} ${data.pases.length === 1 ? 'pase' : 'pases'}: ${items.join(', ')}`;
 }
 
-/** One line per pass with its date, which the course's one-line summary leaves out. */
+/**
+ * One line per pass with its date, which the course's one-line summary leaves out; LOS carries its
+ * own date when it falls on another day, and a pass cut by the window says so.
+ */
 function details(
   pases: Array<{
     aos: string;
@@ -117,11 +132,15 @@ function details(
     elevacion_max_deg: number;
     azimut_aos_deg: number;
     azimut_los_deg: number;
+    en_curso_al_inicio: boolean;
+    en_curso_al_final: boolean;
   }>,
 ): string[] {
   return pases.map(
     (p, i) =>
-      `${i + 1}. ${dayHhmmZ(p.aos)}–${hhmmZ(p.los)}: elevación máx. ${p.elevacion_max_deg.toFixed(1)}°, ` +
-      `azimut ${Math.round(p.azimut_aos_deg)}° → ${Math.round(p.azimut_los_deg)}°`,
+      `${i + 1}. ${dayHhmmZ(p.aos)}–${endHhmmZ(p.aos, p.los)}: elevación máx. ${p.elevacion_max_deg.toFixed(1)}°, ` +
+      `azimut ${Math.round(p.azimut_aos_deg)}° → ${Math.round(p.azimut_los_deg)}°` +
+      (p.en_curso_al_inicio ? '; ya en curso al abrir la ventana' : '') +
+      (p.en_curso_al_final ? '; sigue sobre la máscara al cerrar la ventana' : ''),
   );
 }

@@ -1,7 +1,7 @@
 import { defineTool } from '@code-cluster/mcp-kit';
 import { z } from 'zod';
 import type { SatdtToolContext } from '../deps.js';
-import { lines, round, staleElementsWarning } from '../format.js';
+import { avisoElementos, lines, round, warningField } from '../format.js';
 
 export const sateliteInfo = defineTool({
   name: 'satelite_info',
@@ -14,6 +14,13 @@ export const sateliteInfo = defineTool({
     nombre: z.string(),
     cospar_id: z.string(),
     regimen: z.enum(['LEO', 'MEO', 'GEO', 'HEO']).describe('Régimen orbital derivado de los elementos'),
+    subtipo: z
+      .enum(['geoestacionaria', 'geosincrona_inclinada', 'geosincrona_excentrica'])
+      .optional()
+      .describe(
+        'Solo en GEO (periodo de un día sidéreo): geoestacionaria si está fija en el cielo (i ≤ 5°, e ≤ 0,01); ' +
+          'geosincrona_inclinada o geosincrona_excentrica si se mueve en él y puede salir y ponerse',
+      ),
     estado: z.enum(['operativo', 'retirado']),
     inclinacion_deg: z.number(),
     periodo_min: z.number(),
@@ -22,6 +29,7 @@ export const sateliteInfo = defineTool({
     excentricidad: z.number(),
     epoca_tle: z.string().describe('Época del juego de elementos (ISO-8601 UTC)'),
     antiguedad_tle_dias: z.number().describe('Días transcurridos desde la época de los elementos'),
+    aviso_elementos: avisoElementos,
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler({ norad_id }, { deps, signal }: SatdtToolContext) {
@@ -32,6 +40,7 @@ export const sateliteInfo = defineTool({
       nombre: sat.name,
       cospar_id: sat.cospar_id,
       regimen: sat.regime,
+      ...(sat.subtype === undefined ? {} : { subtipo: sat.subtype }),
       estado: sat.status,
       inclinacion_deg: round(e.inclination_deg, 4),
       periodo_min: round(e.period_min, 3),
@@ -40,14 +49,29 @@ export const sateliteInfo = defineTool({
       excentricidad: e.eccentricity,
       epoca_tle: e.epoch,
       antiguedad_tle_dias: round(e.age_days, 2),
+      ...warningField(e.warning),
     };
     const text = lines(
-      `${sat.name} (NORAD ${sat.norad_id}, COSPAR ${sat.cospar_id}): ${sat.regime}, ${sat.status}. ` +
+      `${sat.name} (NORAD ${sat.norad_id}, COSPAR ${sat.cospar_id}): ${sat.regime}${subtypeText(sat.subtype)}, ` +
+        `${sat.status}. ` +
         `Inclinación ${data.inclinacion_deg.toFixed(2)}°, periodo ${data.periodo_min.toFixed(1)} min, ` +
         `apogeo ${Math.round(e.apogee_km)} km, perigeo ${Math.round(e.perigee_km)} km. ` +
         `Elementos TLE de ${e.epoch} (${data.antiguedad_tle_dias.toFixed(1)} días).`,
-      staleElementsWarning(e.age_days),
+      e.warning,
     );
     return { text, data };
   },
 });
+
+function subtypeText(subtype: string | undefined): string {
+  switch (subtype) {
+    case 'geoestacionaria':
+      return ' (geoestacionaria: fija en el cielo)';
+    case 'geosincrona_inclinada':
+      return ' (geosíncrona inclinada: no está fija en el cielo; sube y baja en latitud cada día)';
+    case 'geosincrona_excentrica':
+      return ' (geosíncrona excéntrica: no está fija en el cielo; oscila al este y al oeste cada día)';
+    default:
+      return '';
+  }
+}

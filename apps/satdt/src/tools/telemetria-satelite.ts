@@ -1,7 +1,7 @@
 import { defineTool } from '@code-cluster/mcp-kit';
 import { z } from 'zod';
 import type { SatdtToolContext } from '../deps.js';
-import { round } from '../format.js';
+import { avisoElementos, lines, round, warningField } from '../format.js';
 
 export const telemetriaSatelite = defineTool({
   name: 'telemetria_satelite',
@@ -25,6 +25,7 @@ export const telemetriaSatelite = defineTool({
     bateria: z.object({ carga_pct: z.number(), cargando: z.boolean(), corriente_a: z.number() }),
     potencia: z.object({ generada_w: z.number(), consumida_w: z.number() }),
     temperaturas_c: z.object({ panel: z.number(), bateria: z.number(), electronica: z.number() }),
+    aviso_elementos: avisoElementos,
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler({ norad_id, instante }, { deps, signal }: SatdtToolContext) {
@@ -46,12 +47,15 @@ export const telemetriaSatelite = defineTool({
         bateria: round(t.temperatures_c.battery, 1),
         electronica: round(t.temperatures_c.electronics, 1),
       },
+      ...warningField(t.element_warning),
     };
-    const text =
+    const text = lines(
       `${t.name} (${t.at}): modo ${t.mode}, ${t.sunlit ? 'al sol' : 'en eclipse'}; batería ${data.bateria.carga_pct}% ` +
-      `(${t.battery.charging ? 'cargando' : 'descargando'}, ${data.bateria.corriente_a} A); ` +
-      `temperaturas: panel ${data.temperaturas_c.panel} °C, batería ${data.temperaturas_c.bateria} °C, ` +
-      `electrónica ${data.temperaturas_c.electronica} °C.`;
+        `(${t.battery.charging ? 'cargando' : 'descargando'}, ${data.bateria.corriente_a} A); ` +
+        `temperaturas: panel ${data.temperaturas_c.panel} °C, batería ${data.temperaturas_c.bateria} °C, ` +
+        `electrónica ${data.temperaturas_c.electronica} °C.`,
+      t.element_warning,
+    );
     return { text, data };
   },
 });

@@ -9,6 +9,20 @@ export const NoradIdSchema = z.int().min(1).max(339_999);
 export const RegimeSchema = z.enum(['LEO', 'MEO', 'GEO', 'HEO']);
 export type Regime = z.infer<typeof RegimeSchema>;
 
+/** For GEO only: whether the satellite stays put in the sky (values in Spanish: they reach the MCP surface). */
+export const GeosynchronousSubtypeSchema = z.enum([
+  'geoestacionaria',
+  'geosincrona_inclinada',
+  'geosincrona_excentrica',
+]);
+export type GeosynchronousSubtype = z.infer<typeof GeosynchronousSubtypeSchema>;
+
+/**
+ * Given when the answer lies far enough from the element-set epoch (either side) for its regime that the
+ * error matters; Spanish, it says what goes wrong in that regime.
+ */
+const ElementWarningSchema = z.string().optional();
+
 export const OperationalStatusSchema = z.enum(['operativo', 'retirado']);
 
 export const SatelliteSummarySchema = z.object({
@@ -16,6 +30,7 @@ export const SatelliteSummarySchema = z.object({
   name: z.string(),
   cospar_id: z.string(),
   regime: RegimeSchema,
+  subtype: GeosynchronousSubtypeSchema.optional(),
   status: OperationalStatusSchema,
 });
 export type SatelliteSummary = z.infer<typeof SatelliteSummarySchema>;
@@ -37,6 +52,7 @@ export const ElementsSchema = z.object({
   arg_perigee_deg: z.number(),
   mean_anomaly_deg: z.number(),
   bstar: z.number(),
+  warning: ElementWarningSchema,
 });
 
 export const SatelliteSchema = SatelliteSummarySchema.extend({
@@ -45,6 +61,10 @@ export const SatelliteSchema = SatelliteSummarySchema.extend({
   source: z.string(),
 });
 export type Satellite = z.infer<typeof SatelliteSchema>;
+
+/** The cluster's stations (CONTRACT.md reference data): the twin computes passes over exactly these. */
+export const STATION_IDS = ['orbiteye-mx', 'orbiteye-cl', 'orbiteye-es'] as const;
+export const StationIdSchema = z.enum(STATION_IDS);
 
 export const StationSchema = z.object({
   id: z.string(),
@@ -84,6 +104,7 @@ export const PassesSchema = z.object({
   /** Elevation at `from`, given for `always`/`never`. */
   elevation_deg: z.number().optional(),
   element_age_days: z.number(),
+  element_warning: ElementWarningSchema,
 });
 export type Passes = z.infer<typeof PassesSchema>;
 
@@ -97,6 +118,7 @@ export const PositionSchema = z.object({
   speed_km_s: z.number(),
   sunlit: z.boolean(),
   element_age_days: z.number(),
+  element_warning: ElementWarningSchema,
 });
 export type Position = z.infer<typeof PositionSchema>;
 
@@ -115,6 +137,7 @@ export const TelemetrySchema = z.object({
   power: z.object({ generated_w: z.number(), consumed_w: z.number() }),
   temperatures_c: z.object({ panel: z.number(), battery: z.number(), electronics: z.number() }),
   element_age_days: z.number(),
+  element_warning: ElementWarningSchema,
 });
 export type Telemetry = z.infer<typeof TelemetrySchema>;
 

@@ -17,7 +17,9 @@ import {
   type Catalog,
   type CatalogEntry,
   elementSetAgeDays,
+  elementWarning,
   findPasses,
+  type GeosynchronousKind,
   isSunlit,
   loadCatalog,
   orbitalElements,
@@ -129,6 +131,7 @@ export function createSatdtSystem(options: SatdtSystemOptions = {}): SatdtSystem
             passes: result.visibility === 'passes' ? result.passes.map(passDto) : [],
             ...(result.visibility === 'passes' ? {} : { elevation_deg: result.elevationDeg }),
             element_age_days: elementSetAgeDays(entry.satrec, fromMs),
+            ...warning(entry, fromMs),
           };
           return passes;
         },
@@ -151,6 +154,7 @@ export function createSatdtSystem(options: SatdtSystemOptions = {}): SatdtSystem
             speed_km_s: p.speedKmS,
             sunlit: isSunlit(p.positionKm, sunPosition(atMs).unit),
             element_age_days: elementSetAgeDays(entry.satrec, atMs),
+            ...warning(entry, atMs),
           };
           return position;
         },
@@ -173,6 +177,7 @@ export function createSatdtSystem(options: SatdtSystemOptions = {}): SatdtSystem
             power: { generated_w: t.powerGeneratedW, consumed_w: t.powerConsumedW },
             temperatures_c: { panel: t.panelTempC, battery: t.batteryTempC, electronics: t.electronicsTempC },
             element_age_days: elementSetAgeDays(entry.satrec, atMs),
+            ...warning(entry, atMs),
           };
           return telemetry;
         },
@@ -194,18 +199,32 @@ export function createSatdtSystem(options: SatdtSystemOptions = {}): SatdtSystem
   return { handler, catalog };
 }
 
+const SUBTYPES: Readonly<Record<GeosynchronousKind, NonNullable<SatelliteSummary['subtype']>>> = {
+  geostationary: 'geoestacionaria',
+  inclined: 'geosincrona_inclinada',
+  eccentric: 'geosincrona_excentrica',
+};
+
 function summary(entry: CatalogEntry): SatelliteSummary {
+  const { regime, geosynchronousKind } = orbitalElements(entry.satrec);
   return {
     norad_id: entry.noradId,
     name: entry.name,
     cospar_id: entry.cosparId,
-    regime: orbitalElements(entry.satrec).regime,
+    regime,
+    ...(geosynchronousKind ? { subtype: SUBTYPES[geosynchronousKind] } : {}),
     status: entry.status,
   };
 }
 
+function warning(entry: CatalogEntry, atMs: number): { element_warning?: string } {
+  const text = elementWarning(entry.satrec, atMs);
+  return text === undefined ? {} : { element_warning: text };
+}
+
 function detail(entry: CatalogEntry, atMs: number): Satellite {
   const e = orbitalElements(entry.satrec);
+  const staleness = elementWarning(entry.satrec, atMs);
   return {
     ...summary(entry),
     elements: {
@@ -222,6 +241,7 @@ function detail(entry: CatalogEntry, atMs: number): Satellite {
       arg_perigee_deg: e.argOfPerigeeDeg,
       mean_anomaly_deg: e.meanAnomalyDeg,
       bstar: entry.satrec.bstar,
+      ...(staleness === undefined ? {} : { warning: staleness }),
     },
     tle: { line1: entry.line1, line2: entry.line2 },
     source: SOURCE,
@@ -263,17 +283,24 @@ function stationDto(s: StationReference): StationDto {
   };
 }
 
-/** SGP4 refuses some instants (a decayed orbit, elements far from their epoch): a 422 the model can act on. */
+/**
+ * The twin refuses some instants (too far from the epoch, a decayed orbit, an unphysical state): a 422
+ * the model can act on.
+ */
 function propagating<T>(entry: CatalogEntry, work: () => T): T {
   try {
     return work();
   } catch (error) {
     if (error instanceof PropagationError) {
+      // An out-of-span refusal already names the instants that work.
+      const hint =
+        error.kind === 'out-of-span'
+          ? ''
+          : ' Prueba con un instante más cercano a la época de sus elementos.';
       throw new HttpProblem(
         422,
         'Unprocessable Content',
-        `No se puede propagar ${entry.name} (NORAD ${entry.noradId}) a ese instante: ${error.message}. ` +
-          'Prueba con un instante más cercano a la época de sus elementos.',
+        `No se puede propagar ${entry.name} (NORAD ${entry.noradId}) a ese instante: ${error.message}.${hint}`,
       );
     }
     throw error;

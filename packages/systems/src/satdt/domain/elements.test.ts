@@ -3,7 +3,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from './catalog.js';
-import { classifyRegime, elementSetAgeDays, epochMs, orbitalElements } from './elements.js';
+import {
+  classifyGeosynchronous,
+  classifyRegime,
+  elementSetAgeDays,
+  epochMs,
+  orbitalElements,
+} from './elements.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const catalog = loadCatalog(
@@ -19,6 +25,27 @@ describe('orbital elements', () => {
       counts[regime] = (counts[regime] ?? 0) + 1;
     }
     expect(counts).toEqual({ LEO: 39, MEO: 5, HEO: 5, GEO: 7 });
+  });
+
+  it('tells geostationary satellites from inclined geosynchronous ones (QZS-2)', () => {
+    const kinds = new Map<string, string | undefined>();
+    for (const entry of catalog.values()) {
+      const { regime, geosynchronousKind } = orbitalElements(entry.satrec);
+      if (regime === 'GEO') kinds.set(entry.name, geosynchronousKind);
+      else expect(geosynchronousKind).toBeUndefined();
+    }
+    // QZS-2: one sidereal day, e 0.076, i 39°: geosynchronous, but it draws an 8 over Japan and Australia.
+    expect(kinds.get('QZS-2 (MICHIBIKI-2)')).toBe('inclined');
+    // METEOSAT-11 and MORELOS 3 fly inclined operations at 3.2°: still geostationary for a ground station.
+    expect(
+      [...kinds.entries()]
+        .filter(([, k]) => k === 'geostationary')
+        .map(([n]) => n)
+        .sort(),
+    ).toEqual(['GOES 17', 'GOES 18', 'GOES 19', 'METEOSAT-11 (MSG-4)', 'MEXSAT 3', 'MORELOS 3']);
+    expect(classifyGeosynchronous(0.02, 0.1)).toBe('eccentric');
+    expect(classifyGeosynchronous(0.075, 39)).toBe('inclined');
+    expect(classifyGeosynchronous(0.0002, 3.2)).toBe('geostationary');
   });
 
   it('derives the ISS elements in readable units', () => {

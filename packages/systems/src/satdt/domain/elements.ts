@@ -2,10 +2,22 @@ import type { SatRec } from 'satellite.js';
 
 export type OrbitalRegime = 'LEO' | 'MEO' | 'GEO' | 'HEO';
 
+/**
+ * What kind of geosynchronous orbit a GEO one is. "GEO" is the regime of a period of one sidereal day
+ * (the contract's four classes are altitude bands); only a geostationary satellite also stays put in
+ * the sky, so the subtype tells the others apart: an inclined one (QZS-2, i 39°) draws a figure eight
+ * in latitude, an eccentric one swings east and west.
+ */
+export type GeosynchronousKind = 'geostationary' | 'inclined' | 'eccentric';
+
+/** Beyond these a geosynchronous satellite wanders visibly in the sky; within them it is geostationary. */
+export const GEOSTATIONARY_MAX_INCLINATION_DEG = 5;
+export const GEOSTATIONARY_MAX_ECCENTRICITY = 0.01;
+
 /** WGS-84 equatorial radius: altitudes are reported above it, as is usual for apogee/perigee heights. */
 export const WGS84_EQUATORIAL_RADIUS_KM = 6378.137;
 /** SGP4 works in WGS-72 units; its gravitational parameter keeps the semi-major axis consistent with it. */
-const SGP4_MU_KM3_S2 = 398600.8;
+export const SGP4_MU_KM3_S2 = 398600.8;
 const MS_PER_DAY = 86_400_000;
 const RAD = 180 / Math.PI;
 
@@ -28,6 +40,8 @@ export interface OrbitalElements {
   epoch: string;
   epochMs: number;
   regime: OrbitalRegime;
+  /** Only for GEO. */
+  geosynchronousKind?: GeosynchronousKind;
 }
 
 /**
@@ -66,6 +80,13 @@ export function classifyRegime(
   return 'MEO';
 }
 
+/** Inclination first: an inclined orbit rises and sets over some stations, whatever its eccentricity. */
+export function classifyGeosynchronous(eccentricity: number, inclinationDeg: number): GeosynchronousKind {
+  if (inclinationDeg > GEOSTATIONARY_MAX_INCLINATION_DEG) return 'inclined';
+  if (eccentricity > GEOSTATIONARY_MAX_ECCENTRICITY) return 'eccentric';
+  return 'geostationary';
+}
+
 /**
  * The element set's mean elements in readable units. Semi-major axis, apogee and perigee follow from
  * the published mean motion by Kepler's third law: they are mean values, and the instantaneous
@@ -79,8 +100,10 @@ export function orbitalElements(satrec: SatRec): OrbitalElements {
   const apogee = a * (1 + e) - WGS84_EQUATORIAL_RADIUS_KM;
   const perigee = a * (1 - e) - WGS84_EQUATORIAL_RADIUS_KM;
   const ms = epochMs(satrec);
+  const inclinationDeg = satrec.inclo * RAD;
+  const regime = classifyRegime(e, n, apogee);
   return {
-    inclinationDeg: satrec.inclo * RAD,
+    inclinationDeg,
     eccentricity: e,
     meanMotionRevPerDay: n,
     periodMin: 1440 / n,
@@ -92,7 +115,8 @@ export function orbitalElements(satrec: SatRec): OrbitalElements {
     meanAnomalyDeg: satrec.mo * RAD,
     epoch: new Date(Math.round(ms)).toISOString(),
     epochMs: ms,
-    regime: classifyRegime(e, n, apogee),
+    regime,
+    ...(regime === 'GEO' ? { geosynchronousKind: classifyGeosynchronous(e, inclinationDeg) } : {}),
   };
 }
 

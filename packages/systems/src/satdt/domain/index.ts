@@ -11,10 +11,14 @@ export {
   tleChecksum,
 } from './catalog.js';
 export {
+  classifyGeosynchronous,
   classifyRegime,
   elementSetAgeDays,
   epochMs,
+  GEOSTATIONARY_MAX_ECCENTRICITY,
+  GEOSTATIONARY_MAX_INCLINATION_DEG,
   GEOSYNCHRONOUS_REV_PER_DAY,
+  type GeosynchronousKind,
   isGeosynchronous,
   meanMotionRevPerDay,
   type OrbitalElements,
@@ -32,15 +36,16 @@ export {
   type Station,
 } from './passes.js';
 export {
+  assertPhysicalState,
   gmstRad,
   julianDate,
-  PropagationError,
   positionAt,
   propagateTeme,
   type SatellitePosition,
   temeToEcf,
   type Vec3,
 } from './propagate.js';
+export { PropagationError, type PropagationFailure } from './propagation-error.js';
 export { EARTH_SHADOW_RADIUS_KM, isSunlit, type SunPosition, sunPosition } from './sun.js';
 export {
   type PowerProfile,
@@ -50,3 +55,10 @@ export {
   type TwinMode,
   telemetryAt,
 } from './telemetry.js';
+export {
+  checkPropagationSpan,
+  elementWarning,
+  PROPAGATION_LIMITS,
+  propagationLimits,
+  type RegimeLimits,
+} from './validity.js';

@@ -2,6 +2,7 @@ import type { SatRec } from 'satellite.js';
 import type { Catalog } from './catalog.js';
 import { epochMs, isGeosynchronous, meanMotionRevPerDay } from './elements.js';
 import { gmstRad, PropagationError, propagateTeme } from './propagate.js';
+import { checkPropagationSpan } from './validity.js';
 
 export interface Station {
   id: string;
@@ -193,6 +194,7 @@ class Geometry {
 
 /** Elevation, azimuth and range of a satellite from a station (WGS-84, geometric, no refraction). */
 export function lookAngles(satrec: SatRec, station: Station, tMs: number): LookAngles {
+  checkPropagationSpan(satrec, tMs);
   const geo = new Geometry(satrec, station);
   geo.at(tMs);
   return { elevationDeg: geo.elevationDeg(), azimuthDeg: geo.azimuthDeg(), rangeKm: geo.rangeKm() };
@@ -359,10 +361,12 @@ interface PassEvent {
  * with Brent's minimiser. That finds maxima (TCA), grazing passes that start and end between two
  * samples, and short dips below the mask inside a long pass.
  *
- * Throws PropagationError if SGP4 fails anywhere in the window.
+ * Throws PropagationError if the window reaches beyond the regime's span from the epoch, or SGP4 fails
+ * or gives an unphysical state anywhere in it.
  */
 export function findPasses(satrec: SatRec, station: Station, fromMs: number, toMs: number): PassSearchResult {
   if (!(toMs >= fromMs)) throw new RangeError(`window end ${toMs} is before its start ${fromMs}`);
+  checkPropagationSpan(satrec, fromMs, toMs);
   const geo = new Geometry(satrec, station);
 
   const n = meanMotionRevPerDay(satrec);

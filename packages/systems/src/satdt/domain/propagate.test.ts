@@ -60,18 +60,23 @@ describe('propagation', () => {
     }
   });
 
-  it('throws a PropagationError when the orbit has decayed (STARLINK-1008, a year after its epoch)', () => {
+  it('throws a PropagationError in Spanish when the orbit has decayed (STARLINK-1008, a year on)', () => {
     const s = satrec(44714);
+    // Past the LEO span positionAt allows: propagateTeme shows what SGP4 itself says there.
     const late = Date.parse('2027-06-27T00:00:00Z');
-    expect(() => positionAt(s, late)).toThrow(PropagationError);
+    expect(() => propagateTeme(s, late)).toThrow(PropagationError);
     try {
-      positionAt(s, late);
+      propagateTeme(s, late);
     } catch (err) {
       expect(err).toBeInstanceOf(PropagationError);
       const e = err as PropagationError;
       expect(e.code).toBe(6);
+      expect(e.kind).toBe('sgp4');
       expect(e.noradId).toBe(44714);
-      expect(e.message).toMatch(/NORAD 44714.*2027-06-27T00:00:00\.000Z.*decayed/);
+      expect(e.message).toBe(
+        'SGP4 falla en 2027-06-27T00:00:00.000Z (a 365.2 días de la época de sus elementos): la órbita ha ' +
+          'decaído (la posición calculada queda bajo la superficie terrestre)',
+      );
     }
     // The same element set is fine near its epoch.
     expect(positionAt(s, T0).altitudeKm).toBeGreaterThan(300);
@@ -84,6 +89,6 @@ describe('propagation', () => {
       '2 99999  51.6000 100.0000 0001000  90.0000 270.0000 16.40000000    09',
     );
     expect(() => propagateTeme(bad, T0 + 30 * 86_400_000)).toThrow(PropagationError);
-    expect(() => propagateTeme(satrec(25544), Number.NaN)).toThrow(/non-finite/);
+    expect(() => propagateTeme(satrec(25544), Number.NaN)).toThrow('NaN no es un instante válido');
   });
 });

@@ -1,5 +1,9 @@
 import { eciToGeodetic, type SatRec, sgp4 } from 'satellite.js';
-import { epochMs } from './elements.js';
+import { epochMs, SGP4_MU_KM3_S2 } from './elements.js';
+import { PropagationError } from './propagation-error.js';
+import { checkPropagationSpan } from './validity.js';
+
+export { PropagationError } from './propagation-error.js';
 
 export interface Vec3 {
   x: number;
@@ -11,53 +15,76 @@ const MS_PER_DAY = 86_400_000;
 const UNIX_EPOCH_JD = 2440587.5;
 const RAD = 180 / Math.PI;
 
-/** Why SGP4 gave up, by the error code it leaves in `satrec.error`. */
+/** Why SGP4 gave up, by the error code it leaves in `satrec.error` (Spanish: it reaches the model). */
 const SGP4_ERRORS: Readonly<Record<number, string>> = {
-  1: 'mean eccentricity left the range 0 ≤ e < 1',
-  2: 'mean motion fell below zero',
-  3: 'perturbed eccentricity left the range 0 ≤ e < 1',
-  4: 'semi-latus rectum fell below zero',
-  6: 'the orbit has decayed (the computed position is below the Earth surface)',
+  1: 'la excentricidad media salió del intervalo 0 ≤ e < 1',
+  2: 'el movimiento medio se volvió negativo',
+  3: 'la excentricidad perturbada salió del intervalo 0 ≤ e < 1',
+  4: 'el semilado recto se volvió negativo',
+  6: 'la órbita ha decaído (la posición calculada queda bajo la superficie terrestre)',
 };
 
-/** SGP4 could not produce a position: the element set is unusable at that instant. */
-export class PropagationError extends Error {
-  override readonly name = 'PropagationError';
-  readonly noradId: number;
-  readonly atMs: number;
-  /** SGP4 error code (satrec.error); 0 when the instant itself was invalid. */
-  readonly code: number;
-
-  constructor(noradId: number, atMs: number, code: number, message: string) {
-    super(message);
-    this.noradId = noradId;
-    this.atMs = atMs;
-    this.code = code;
-  }
-}
+/** SGP4's Earth radius (WGS-72): satrec.a is in these units. */
+const SGP4_EARTH_RADIUS_KM = 6378.135;
+/**
+ * The osculating semi-major axis SGP4's state implies may differ from the mean one by its short-period
+ * terms (well under 1 %) and by decay over the allowed span (a few %): beyond this it is not this orbit.
+ */
+const MAX_SEMI_MAJOR_AXIS_DEVIATION = 0.2;
 
 /**
  * TEME position (km) and velocity (km/s) at `tMs` (Unix ms, UTC). Time since epoch is passed to SGP4
  * as fractional minutes computed from milliseconds: satellite.js' `propagate(date)` would go through
  * a Julian date and lose sub-millisecond resolution, which matters when bisecting to 1 ms.
+ *
+ * A state no orbit of this satellite can have is refused like an SGP4 failure (assertPhysicalState);
+ * below the surface SGP4 refuses by itself (error 6). The span from the epoch is checked by the callers,
+ * once per request (validity.ts).
  */
 export function propagateTeme(satrec: SatRec, tMs: number, epoch = epochMs(satrec)): { r: Vec3; v: Vec3 } {
   const noradId = Number(satrec.satnum);
   if (!Number.isFinite(tMs)) {
-    throw new PropagationError(noradId, tMs, 0, `cannot propagate NORAD ${noradId} to a non-finite instant`);
+    throw new PropagationError(noradId, tMs, 'invalid-instant', `${String(tMs)} no es un instante válido`);
   }
   const result = sgp4(satrec, (tMs - epoch) / 60_000);
   if (result === null || satrec.error !== 0) {
-    const days = (tMs - epoch) / MS_PER_DAY;
-    const reason = SGP4_ERRORS[satrec.error] ?? `SGP4 error ${satrec.error}`;
+    const days = ((tMs - epoch) / MS_PER_DAY).toFixed(1);
+    const reason = SGP4_ERRORS[satrec.error] ?? `error ${satrec.error} de SGP4`;
     throw new PropagationError(
       noradId,
       tMs,
-      satrec.error,
-      `SGP4 cannot propagate NORAD ${noradId} to ${isoOrRaw(tMs)} (${days.toFixed(1)} days from its element-set epoch): ${reason}`,
+      'sgp4',
+      `SGP4 falla en ${isoOrRaw(tMs)} (a ${days} días de la época de sus elementos): ${reason}`,
+      { code: satrec.error },
     );
   }
-  return { r: result.position, v: result.velocity };
+  const { position: r, velocity: v } = result;
+  assertPhysicalState(satrec, tMs, r, v);
+  return { r, v };
+}
+
+/**
+ * Refuses a TEME state no orbit of this satellite can have: faster than escape, or on an orbit far
+ * larger or smaller than its own.
+ */
+export function assertPhysicalState(satrec: SatRec, tMs: number, r: Vec3, v: Vec3): void {
+  const rKm = Math.hypot(r.x, r.y, r.z);
+  const v2 = v.x * v.x + v.y * v.y + v.z * v.z;
+  const inverseA = 2 / rKm - v2 / SGP4_MU_KM3_S2;
+  const meanA = satrec.a * SGP4_EARTH_RADIUS_KM;
+  if (inverseA > 0 && Math.abs(1 / inverseA / meanA - 1) <= MAX_SEMI_MAJOR_AXIS_DEVIATION) return;
+  const why =
+    inverseA > 0
+      ? `una órbita de semieje ${Math.round(1 / inverseA)} km, cuando la suya tiene ${Math.round(meanA)} km`
+      : 'más que la velocidad de escape: no estaría en órbita';
+  const days = ((tMs - epochMs(satrec)) / MS_PER_DAY).toFixed(1);
+  throw new PropagationError(
+    Number(satrec.satnum),
+    tMs,
+    'unphysical',
+    `el resultado de SGP4 en ${isoOrRaw(tMs)} (a ${days} días de la época de sus elementos) no es físico: ` +
+      `${Math.round(rKm - SGP4_EARTH_RADIUS_KM)} km de altitud a ${Math.sqrt(v2).toFixed(2)} km/s es ${why}`,
+  );
 }
 
 function isoOrRaw(tMs: number): string {
@@ -116,6 +143,7 @@ export interface SatellitePosition {
 }
 
 export function positionAt(satrec: SatRec, tMs: number): SatellitePosition {
+  checkPropagationSpan(satrec, tMs);
   const { r, v } = propagateTeme(satrec, tMs);
   const gmst = gmstRad(tMs);
   const geo = eciToGeodetic(r, gmst);

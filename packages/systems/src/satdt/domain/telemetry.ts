@@ -3,6 +3,7 @@ import type { OperationalStatus } from './catalog.js';
 import { epochMs } from './elements.js';
 import { propagateTeme } from './propagate.js';
 import { isSunlit, sunPosition } from './sun.js';
+import { checkPropagationSpan } from './validity.js';
 
 /** Operating mode as the twin reports it (Spanish: it reaches the MCP surface verbatim). */
 export type TwinMode = 'nominal' | 'ahorro' | 'seguro' | 'inactivo';
@@ -130,6 +131,7 @@ export interface TelemetrySubject {
  * cheap (at most ~1.4 k SGP4 calls, 1–3 ms).
  */
 export function telemetryAt(subject: TelemetrySubject, tMs: number): Telemetry {
+  checkPropagationSpan(subject.satrec, tMs);
   const p = powerProfile(subject.noradId);
   const epoch = epochMs(subject.satrec);
   const sunlitAt = (t: number): boolean =>
