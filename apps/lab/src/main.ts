@@ -13,6 +13,13 @@ const options = {
     schema: z.coerce.number().int().min(20).max(10_000).default(200),
     description: 'how often resultado_entrega checks a running grading, ms (default 200)',
   },
+  gradingBudgetMs: {
+    flag: 'grading-budget-ms',
+    env: 'LAB_GRADING_BUDGET_MS',
+    schema: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    description:
+      'embedded lab suite: wall-clock budget of one grading, ms; past it the submission is no_terminada (default 10000)',
+  },
 };
 
 const app: ServerApp<typeof options, LabDeps> = {
@@ -27,6 +34,7 @@ const app: ServerApp<typeof options, LabDeps> = {
       logger,
       load: async () =>
         (await import('@code-cluster/systems/lab')).createLabSystem({
+          gradingBudgetMs: config.gradingBudgetMs,
           onError: (error) => logger.error('lab system error', { error }),
         }),
     });

@@ -65,7 +65,17 @@ export type LabSession = z.infer<typeof SessionSchema>;
 /** The size limit is checked by the system in bytes; the schema only bounds the characters. */
 export const SubmitRequestSchema = z.strictObject({ content: z.string().min(1).max(MAX_SUBMISSION_BYTES) });
 
-export const SubmissionStatusSchema = z.enum(['pendiente', 'evaluando', 'evaluada', 'fallo_interno']);
+/**
+ * `fallo_interno`: the grader failed (its bug, not the student's); `no_terminada`: the submission made the
+ * grading overrun its budget or kill its grader, which counts as not passed and is never retried.
+ */
+export const SubmissionStatusSchema = z.enum([
+  'pendiente',
+  'evaluando',
+  'evaluada',
+  'fallo_interno',
+  'no_terminada',
+]);
 export type SubmissionStatus = z.infer<typeof SubmissionStatusSchema>;
 
 export const SubmissionSchema = z.object({
@@ -79,6 +89,8 @@ export const SubmissionSchema = z.object({
   rules_total: z.int().min(0),
   rules_done: z.int().min(0),
   finished_at: isoTime.nullable(),
+  /** Why the grading did not finish (`no_terminada`), in Spanish; absent from older systems. */
+  reason: z.string().nullable().optional(),
 });
 export type Submission = z.infer<typeof SubmissionSchema>;
 
@@ -105,7 +117,10 @@ export type RuleResult = z.infer<typeof RuleResultSchema>;
 
 export const GradingResultSchema = z.object({
   submission: SubmissionSchema,
-  /** true when graded with no rule failed; null while grading runs or when it failed. */
+  /**
+   * true when graded with no rule failed; false when a rule failed or the grading did not finish
+   * (`no_terminada`); null while grading runs or when the grader failed.
+   */
   passed: z.boolean().nullable(),
   /** The rules graded so far, in the lab's order. */
   rules: z.array(RuleResultSchema),

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { inProcessTransport, SystemError } from '@code-cluster/shared';
 import { LabClient, MAX_SUBMISSION_BYTES } from '@code-cluster/shared/lab';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../storage/index.js';
+import { LabStore, MIGRATIONS } from './store.js';
 import { createLabSystem, type LabSystem, type LabSystemOptions } from './system.js';
 
 const dirs: string[] = [];
@@ -47,6 +49,17 @@ const TOOL = JSON.stringify(
   null,
   2,
 );
+
+/** A transcript whose listed schema has a pattern that backtracks for minutes on the call below it. */
+const REDOS = [
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"a","version":"1"}}}',
+  '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}',
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+  '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+  '{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"eco","inputSchema":{"type":"object","properties":{"texto":{"type":"string","pattern":"^(a+)+$"}}}}]}}',
+  `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"eco","arguments":{"texto":"${'a'.repeat(40)}!"}}}`,
+  '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params"}}',
+].join('\n');
 
 describe('lab system', () => {
   it('lists both labs with their rules and serves each statement as markdown', async () => {
@@ -97,6 +110,64 @@ describe('lab system', () => {
     await second.idle();
     const result = await new LabClient(inProcessTransport(() => second.handler)).result(submitted.id);
     expect(result.submission.status).toBe('evaluada');
+  });
+
+  it('marks a submission that overruns the grading budget as not finished, with the reason', async () => {
+    const { lab, system } = open({ gradingBudgetMs: 300 });
+    const session = await lab.startSession({ lab: 'mcp-handshake', student: 'ana' });
+    const submitted = await lab.submit(session.id, REDOS);
+    // The system answers while the pattern runs in the sandbox.
+    expect((await lab.health()).status).toBe('ok');
+    await system.idle();
+    const result = await lab.result(submitted.id);
+    expect(result.submission.status).toBe('no_terminada');
+    expect(result.passed).toBe(false);
+    expect(result.submission.reason).toMatch(/no terminó dentro de los 0.3 s[\s\S]*"\^\(a\+\)\+\$"/);
+    expect(system.store.submission(submitted.id)!.attempts).toBe(1);
+  });
+
+  it('gives up on a submission whose graders keep dying instead of grading it on every restart', async () => {
+    const first = open({ stepDelayMs: 1_000 });
+    const session = await first.lab.startSession({ lab: 'mcp-esquemas', student: 'ana' });
+    const submitted = await first.lab.submit(session.id, TOOL);
+    // A clean stop hands the grading back without spending an attempt.
+    first.system.close();
+    systems.splice(systems.indexOf(first.system), 1);
+    const store = new LabStore(first.file);
+    expect(store.submission(submitted.id)).toMatchObject({ status: 'pendiente', attempts: 0 });
+    // Three graders claimed it and died mid-way (no release), each claim long stale for the next one.
+    for (const at of [1_000, 100_000, 200_000]) expect(store.claim(submitted.id, at, 60_000)).toBe(true);
+    store.close();
+    const next = createLabSystem({ file: first.file, now: () => 300_000 });
+    systems.push(next);
+    await next.idle();
+    const result = await new LabClient(inProcessTransport(() => next.handler)).result(submitted.id);
+    expect(result.submission.status).toBe('no_terminada');
+    expect(result.passed).toBe(false);
+    expect(result.submission.reason).toContain('se interrumpió 3 veces sin terminar');
+    expect(result.rules).toEqual([]);
+  });
+
+  it('keeps the sessions, submissions and results of a database written before attempts existed', () => {
+    const { file } = open();
+    const old = openDatabase(`${file}.v1`, { migrations: MIGRATIONS.slice(0, 1) });
+    old.exec(`INSERT INTO session VALUES ('ses-000000000001', 'mcp-esquemas', 'ana-garcia', 1000);
+      INSERT INTO submission (id, session_id, content, size_bytes, submitted_ms, status, rules_total, rules_done,
+                              finished_ms)
+        VALUES ('ent-000000000001', 'ses-000000000001', '{}', 2, 2000, 'evaluada', 6, 1, 3000);
+      INSERT INTO rule_result VALUES ('ent-000000000001', 0, 'definicion_legible', 'x', 'superada', '[]');`);
+    old.close();
+    const store = new LabStore(`${file}.v1`);
+    expect(store.submission('ent-000000000001')).toMatchObject({
+      status: 'evaluada',
+      student: 'ana-garcia',
+      attempts: 0,
+      reason: null,
+    });
+    expect(store.ruleResults('ent-000000000001')).toEqual([
+      { rule: 'definicion_legible', title: 'x', outcome: 'superada', findings: [] },
+    ]);
+    store.close();
   });
 
   it('refuses a submission over 64 KiB naming the limit and the size, storing nothing', async () => {

@@ -18,7 +18,8 @@ import { badRequest, HttpProblem, jsonResponse, notFound, unprocessable } from '
 import { createRouter } from '../http/router.js';
 import { dataDir } from '../storage/index.js';
 import { findLab, LABS } from './catalog.js';
-import { gradeRules, type LabDefinition } from './grading.js';
+import { GradingOverrun, gradeRules, type LabDefinition, seconds } from './grading.js';
+import { GradingSandbox } from './sandbox.js';
 import { LabStore, type SessionRow, type SubmissionRow } from './store.js';
 
 export interface LabSystemOptions {
@@ -26,6 +27,11 @@ export interface LabSystemOptions {
   file?: string;
   /** Pause between two rules while grading, ms: lets a client watch the progress (demos, tests). */
   stepDelayMs?: number;
+  /**
+   * Wall-clock budget of one grading, ms (pauses of `stepDelayMs` excluded): past it the grading stops
+   * and the submission is `no_terminada`. Default 10 000.
+   */
+  gradingBudgetMs?: number;
   /** The system's clock, Unix ms (tests pin it). */
   now?: () => number;
   onError?: (error: unknown) => void;
@@ -42,6 +48,12 @@ export interface LabSystem {
 const VERSION = '0.1.0';
 /** A grading claimed longer ago than this belongs to a process that died; another one takes it over. */
 const STALE_CLAIM_MS = 60_000;
+const DEFAULT_GRADING_BUDGET_MS = 10_000;
+/**
+ * Graders a submission may take down (the process died mid-grading, so it never gave its turn back)
+ * before it is marked as not finished instead of being graded again on every restart.
+ */
+const MAX_ATTEMPTS = 3;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const newId = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex')}`;
@@ -55,6 +67,8 @@ export function createLabSystem(options: LabSystemOptions = {}): LabSystem {
   const store = new LabStore(options.file ?? defaultDatabaseFile());
   const now = options.now ?? Date.now;
   const stepDelayMs = options.stepDelayMs ?? 0;
+  const budgetMs = options.gradingBudgetMs ?? DEFAULT_GRADING_BUDGET_MS;
+  const sandbox = new GradingSandbox();
   let closed = false;
   let grading: string | undefined;
   let queue: Promise<void> = Promise.resolve();
@@ -97,18 +111,42 @@ export function createLabSystem(options: LabSystemOptions = {}): LabSystem {
   const grade = async (id: string): Promise<void> => {
     if (closed || !store.claim(id, now(), STALE_CLAIM_MS)) return;
     const row = store.submission(id)!;
+    if (row.attempts > MAX_ATTEMPTS) {
+      store.abandon(
+        id,
+        `La corrección de esta entrega se interrumpió ${row.attempts - 1} veces sin terminar (el corrector ` +
+          'se detuvo a mitad de ella) y no se vuelve a intentar. Revisa que no contenga esquemas, patrones o ' +
+          'mensajes desmesurados y envíala de nuevo con enviar_entrega.',
+        now(),
+      );
+      return;
+    }
     grading = id;
+    const budget = sandbox.budget(budgetMs);
     try {
       let position = 0;
-      for (const result of gradeRules(lab(row.lab), store.content(id) ?? '')) {
+      for await (const result of gradeRules(lab(row.lab), store.content(id) ?? '', budget)) {
         await pause(stepDelayMs);
+        budget.extend(stepDelayMs);
         if (closed) return;
+        if (budget.remainingMs() <= 0) {
+          throw new GradingOverrun(
+            `La corrección no terminó dentro de los ${seconds(budgetMs)} que tiene y se detuvo tras ` +
+              `${position} de ${row.rules_total} reglas. Reduce la entrega a la sesión que pide el enunciado ` +
+              'y vuelve a enviarla.',
+          );
+        }
         store.addRuleResult(id, position++, result);
       }
       store.finish(id, 'evaluada', now());
     } catch (error) {
-      options.onError?.(error);
-      if (!closed) store.finish(id, 'fallo_interno', now());
+      // Closing hands the grading back (see close); nothing of it is recorded.
+      if (closed) return;
+      if (error instanceof GradingOverrun) store.abandon(id, error.message, now());
+      else {
+        options.onError?.(error);
+        store.finish(id, 'fallo_interno', now());
+      }
     } finally {
       grading = undefined;
     }
@@ -204,7 +242,12 @@ export function createLabSystem(options: LabSystemOptions = {}): LabSystem {
           const rules = store.ruleResults(row.id);
           const result: GradingResult = {
             submission: submissionDto(row),
-            passed: row.status === 'evaluada' ? rules.every((r) => r.outcome !== 'fallida') : null,
+            passed:
+              row.status === 'evaluada'
+                ? rules.every((r) => r.outcome !== 'fallida')
+                : row.status === 'no_terminada'
+                  ? false
+                  : null,
             rules,
           };
           return result;
@@ -222,6 +265,7 @@ export function createLabSystem(options: LabSystemOptions = {}): LabSystem {
       closed = true;
       // A grading cut short is handed back, not left claimed until it goes stale.
       if (grading) store.release(grading);
+      sandbox.close();
       store.close();
     },
   };
@@ -259,6 +303,7 @@ function submissionDto(row: SubmissionRow): Submission {
     rules_total: row.rules_total,
     rules_done: row.rules_done,
     finished_at: row.finished_ms === null ? null : iso(row.finished_ms),
+    reason: row.reason,
   };
 }
 

@@ -1,4 +1,5 @@
 import { allowedBeforeInitialized, type JsonRpcId } from '@code-cluster/shared/protocol';
+import type { SchemaVerdict } from './json-schema.js';
 import type { Entry } from './transcript.js';
 
 /** Where the session stood when a client request was sent (DESIGN.md §3 rule 1). */
@@ -51,6 +52,8 @@ export interface Analysis {
   version: string | undefined;
   /** inputSchema of every tool a tools/list result showed; undefined when the transcript lists none. */
   tools: Map<string, unknown> | undefined;
+  /** Each judgeable tools/call checked against its listed inputSchema (filled by `judgeArguments`). */
+  argumentVerdicts: Map<Exchange, SchemaVerdict>;
 }
 
 export function answerOf(entry: Entry): ServerAnswer | undefined {
@@ -82,6 +85,7 @@ export function analyse(entries: Entry[]): Analysis {
     initialize: undefined,
     version: undefined,
     tools: undefined,
+    argumentVerdicts: new Map(),
   };
   let phase: Phase = 'awaiting-initialize';
   let lastClient: Entry | undefined;

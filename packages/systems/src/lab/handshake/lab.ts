@@ -1,5 +1,6 @@
 import type { LabDefinition } from '../grading.js';
 import { type Analysis, analyse } from './analysis.js';
+import { judgeArguments } from './arguments.js';
 import { HANDSHAKE_RULES } from './rules.js';
 import { readTranscript } from './transcript.js';
 
@@ -74,6 +75,10 @@ export const handshakeLab: LabDefinition<Analysis> = {
     'Un error de dominio (satélite inexistente, estación en mantenimiento) es un resultado con isError: true, ' +
       'nunca un error JSON-RPC.',
   ],
-  prepare: (content) => analyse(readTranscript(content)),
+  prepare: async (content, tools) => {
+    const analysis = analyse(readTranscript(content));
+    await judgeArguments(analysis, tools);
+    return analysis;
+  },
   rules: HANDSHAKE_RULES,
 };

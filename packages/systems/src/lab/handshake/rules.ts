@@ -9,7 +9,6 @@ import {
 } from '@code-cluster/shared/protocol';
 import { excerpt, quote, type RuleDefinition } from '../grading.js';
 import { type Analysis, answerOf, type Exchange, refusedByLifecycle, type ServerAnswer } from './analysis.js';
-import { validate } from './json-schema.js';
 import type { Entry } from './transcript.js';
 
 /** The rules of DESIGN.md §3 a transcript is graded on, in the order they are reported. */
@@ -256,8 +255,8 @@ export const errorLayers: RuleDefinition<Analysis> = {
         }
         continue;
       }
-      const verdict = validate(a.tools.get(name), args ?? {});
-      if (verdict.kind === 'unknown') continue;
+      const verdict = a.argumentVerdicts.get(call);
+      if (!verdict || verdict.kind === 'unknown') continue;
       if (verdict.kind === 'invalid') {
         const wanted = asResults
           ? answer.result?.isError === true
