@@ -27,7 +27,7 @@ type Graded = {
   reglas: Array<{
     regla: string;
     resultado: string;
-    hallazgos: Array<{ linea: number | null; extracto?: string }>;
+    hallazgos: Array<{ linea: number | null; explicacion: string; extracto?: string }>;
   }>;
 };
 
@@ -111,6 +111,34 @@ describe('enviar_entrega', () => {
 });
 
 describe('resultado_entrega', () => {
+  async function graded(laboratorio: string, contenido: string) {
+    const sesion_id = await startSession(laboratorio);
+    const sent = await call('enviar_entrega', { sesion_id, contenido });
+    const { entrega_id } = sent.structuredContent as { entrega_id: string };
+    return (await call('resultado_entrega', { entrega_id })).structuredContent as Graded;
+  }
+
+  it('fails a pretty-printed transcript once, with the one-message-per-line hint', async () => {
+    const pretty = GOOD_TRANSCRIPT.split('\n')
+      .map((line) => `${line.slice(0, 2)}${JSON.stringify(JSON.parse(line.slice(2)), null, 2)}`)
+      .join('\n');
+    const result = await graded('mcp-handshake', pretty);
+    expect(result.aprobada).toBe(false);
+    const failed = result.reglas.filter((r) => r.resultado === 'fallida');
+    expect(failed.map((r) => r.regla)).toEqual(['lineas_invalidas']);
+    expect(failed[0]!.hallazgos).toHaveLength(1);
+    expect(failed[0]!.hallazgos[0]!.explicacion).toContain('cada mensaje JSON-RPC va en una sola línea');
+  });
+
+  it('says to submit one definition when mcp-esquemas gets a tools/list wrapper', async () => {
+    const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });
+    const result = await graded('mcp-esquemas', JSON.stringify({ tools: [tool('a_b'), tool('c_d')] }));
+    const readable = result.reglas.find((r) => r.regla === 'definicion_legible')!;
+    expect(readable.resultado).toBe('fallida');
+    expect(readable.hallazgos[0]!.explicacion).toContain('entrega solo el objeto de una de ellas');
+    expect(JSON.stringify(result)).not.toContain('undefined');
+  });
+
   it('reports a passed grading rule by rule', async () => {
     const sesion_id = await startSession();
     const sent = await call('enviar_entrega', { sesion_id, contenido: GOOD_TRANSCRIPT });

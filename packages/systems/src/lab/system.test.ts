@@ -170,6 +170,29 @@ describe('lab system', () => {
     store.close();
   });
 
+  it('recognises a tools/list wrapper in mcp-esquemas: one tool is graded, several are refused by name', async () => {
+    const { lab, system } = open();
+    const session = await lab.startSession({ lab: 'mcp-esquemas', student: 'ana' });
+    const one = await lab.submit(session.id, JSON.stringify({ tools: [JSON.parse(TOOL)] }, null, 2));
+    const other = { ...JSON.parse(TOOL), name: 'estado_estacion' };
+    const two = await lab.submit(session.id, JSON.stringify({ tools: [JSON.parse(TOOL), other] }));
+    await system.idle();
+    const graded = await lab.result(one.id);
+    expect(graded.rules.filter((r) => r.outcome === 'fallida').map((r) => r.rule)).toEqual([
+      'esquema_ajustado',
+    ]);
+    const refused = await lab.result(two.id);
+    const readable = refused.rules.find((r) => r.rule === 'definicion_legible')!;
+    expect(readable.outcome).toBe('fallida');
+    expect(readable.findings[0]!.message).toContain(
+      'es una lista de 2 herramientas ("proximos_pases", "estado_estacion"), como la respuesta de tools/list',
+    );
+    expect(refused.rules.filter((r) => r.rule !== 'definicion_legible').map((r) => r.outcome)).toEqual(
+      Array(5).fill('no_aplica'),
+    );
+    expect(JSON.stringify(refused.rules)).not.toContain('undefined');
+  });
+
   it('refuses a submission over 64 KiB naming the limit and the size, storing nothing', async () => {
     const { lab } = open();
     const session = await lab.startSession({ lab: 'mcp-handshake', student: 'carla' });

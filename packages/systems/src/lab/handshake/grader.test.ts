@@ -295,6 +295,58 @@ describe('mcp-handshake grader: one broken rule at a time', () => {
     expect(graded.messages).toMatch(explanation);
   });
 
+  it('fails the id rule when an id already answered is used again in the session', async () => {
+    const lines = replace(
+      replace(
+        correctSession(),
+        12,
+        `→ ${call(3, 'proximos_pases', { norad_id: 25544, estacion: 'orbiteye-mx', horas: 200 })}`,
+      ),
+      13,
+      `← ${fail(3, -32602, 'Invalid params')}`,
+    );
+    const graded = await grade(lines);
+    expect(graded.failed).toEqual(['emparejamiento_de_ids']);
+    expect(graded.lines).toEqual([12]);
+    expect(graded.messages).toMatch(/El id 3 ya lo usó la petición de la línea 10, ya respondida/);
+  });
+
+  it('fails the order rule when a ping before initialize is refused', async () => {
+    const graded = await grade(
+      replace(correctSession(), 4, `← ${fail('p', -32000, 'Server not initialized')}`),
+    );
+    expect(graded.failed).toEqual(['orden_del_ciclo']);
+    expect(graded.lines).toEqual([4]);
+    expect(graded.messages).toMatch(/"ping" \(línea 3\) llegó antes de initialize.*-32000.*ping se atiende/);
+  });
+
+  it('blames a missing -32700 on its own line, not on the -32600 that answers the next one', async () => {
+    const lines = [
+      ...replace(correctSession(), 19),
+      '→ {"jsonrpc":"2.0","id":true,"method":"ping"}', // 22
+      `← ${fail(null, -32600, 'Invalid Request')}`, // 23
+    ];
+    const graded = await grade(lines);
+    expect(graded.failed).toEqual(['lineas_invalidas']);
+    expect(graded.lines).toEqual([18]);
+    expect(graded.messages).toMatch(/no es JSON y no recibió respuesta/);
+  });
+
+  it('reads a pretty-printed transcript as its messages and fails once, saying one message per line', async () => {
+    const lines = correctSession().flatMap((line, i) => {
+      if (i === 17) return [line];
+      const mark = line.slice(0, 2);
+      return `${mark}${JSON.stringify(JSON.parse(line.slice(2)), null, 2)}`.split('\n');
+    });
+    const graded = await grade(lines);
+    expect(graded.failed).toEqual(['lineas_invalidas']);
+    expect(graded.lines).toEqual([1]);
+    expect(graded.messages).toMatch(
+      /líneas 1–5 ocupa varias líneas \(y 20 mensajes más también\).*cada mensaje JSON-RPC va en una sola línea/,
+    );
+    expect(graded.messages).not.toMatch(/no es JSON/);
+  });
+
   it('fails the order rule on a transcript without initialize, for the whole transcript', async () => {
     const graded = await grade(['→ {"jsonrpc":"2.0","id":1,"method":"ping"}', `← ${ok(1)}`]);
     expect(graded.failed).toEqual(['orden_del_ciclo']);

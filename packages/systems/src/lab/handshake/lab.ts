@@ -44,9 +44,9 @@ Una buena transcripción pone a prueba al servidor, no solo el camino feliz:
 
 | regla | qué exige |
 |---|---|
-| \`orden_del_ciclo\` | antes de completar la inicialización solo se atienden \`initialize\` y \`ping\`; lo demás recibe -32000 "Server not initialized"; un segundo \`initialize\` es un error |
+| \`orden_del_ciclo\` | antes de completar la inicialización solo se atienden \`initialize\` y \`ping\` (que se responde siempre); lo demás recibe -32000 "Server not initialized"; un segundo \`initialize\` es un error |
 | \`version_negociada\` | versión soportada pedida → la misma; otra → la más reciente soportada (2025-11-25) |
-| \`emparejamiento_de_ids\` | cada petición con id recibe exactamente una respuesta con ese id; nada responde a ids que no se pidieron; no hay ids repetidos en vuelo |
+| \`emparejamiento_de_ids\` | cada petición con id recibe exactamente una respuesta con ese id; nada responde a ids que no se pidieron; ningún id se repite en la sesión, ni en vuelo ni ya respondido |
 | \`notificaciones_sin_respuesta\` | una notificación nunca se responde, aunque sea desconocida o esté mal formada |
 | \`capas_de_error\` | herramienta desconocida → -32602; argumentos fuera del esquema → -32602 hasta 2025-06-18 y resultado con \`isError: true\` desde 2025-11-25; error de dominio → siempre resultado con \`isError: true\` |
 | \`lineas_invalidas\` | línea que no es JSON → -32700 con id null; JSON que no es petición → -32600; stdout solo lleva JSON-RPC |
