@@ -27,6 +27,29 @@ describeProtocolRules('lab-mcp (built bin)', {
 describe('lab-mcp over real stdio: a whole lab attempt', () => {
   const track = trackPeers();
 
+  it('answers pista_laboratorio for an unknown lab with -32602 naming the labs there are', async () => {
+    const peer = track(spawn());
+    await peer.initialize();
+    const unknown = await peer.request('prompts/get', {
+      name: 'pista_laboratorio',
+      arguments: { laboratorio: 'no-existe' },
+    });
+    expect(unknown.error?.code).toBe(-32602);
+    expect(unknown.error?.message).toContain(
+      'no existe el laboratorio "no-existe". Laboratorios disponibles: mcp-handshake, mcp-esquemas',
+    );
+    const malformed = await peer.request('prompts/get', {
+      name: 'pista_laboratorio',
+      arguments: { laboratorio: 'No Existe' },
+    });
+    expect(malformed.error?.code).toBe(-32602);
+    const known = await peer.request('prompts/get', {
+      name: 'pista_laboratorio',
+      arguments: { laboratorio: 'mcp-esquemas' },
+    });
+    expect(known.result).toMatchObject({ description: 'Pistas para el laboratorio mcp-esquemas' });
+  });
+
   it('grades a submission and reports progress per rule to a client that sent a progressToken', async () => {
     const peer = spawn();
     track(peer);
