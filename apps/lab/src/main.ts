@@ -13,6 +13,19 @@ const options = {
     schema: z.coerce.number().int().min(20).max(10_000).default(200),
     description: 'how often resultado_entrega checks a running grading, ms (default 200)',
   },
+  academyApiUrl: {
+    flag: 'academy-api-url',
+    env: 'LAB_ACADEMY_API_URL',
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    description:
+      'embedded lab suite: academy system whose roster checks students (default: the academy of the same data dir)',
+  },
+  academyApiToken: {
+    flag: 'academy-api-token',
+    env: 'LAB_ACADEMY_API_TOKEN',
+    schema: z.string().min(1).optional(),
+    description: 'bearer token for that academy system',
+  },
   gradingBudgetMs: {
     flag: 'grading-budget-ms',
     env: 'LAB_GRADING_BUDGET_MS',
@@ -44,6 +57,8 @@ const app: ServerApp<typeof options, LabDeps> = {
       load: async () =>
         (await import('@code-cluster/systems/lab')).createLabSystem({
           gradingBudgetMs: config.gradingBudgetMs,
+          academyApiUrl: config.academyApiUrl,
+          academyApiToken: config.academyApiToken,
           onError: (error) => logger.error('lab system error', { error }),
         }),
     });

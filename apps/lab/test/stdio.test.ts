@@ -18,7 +18,7 @@ describeProtocolRules('lab-mcp (built bin)', {
   },
   domainError: {
     tool: 'iniciar_laboratorio',
-    arguments: { laboratorio: 'no-existe', estudiante: 'ana' },
+    arguments: { laboratorio: 'no-existe', estudiante: 'ana-garcia' },
     mentions: /No existe el laboratorio/,
   },
   writeTools: ['iniciar_laboratorio', 'enviar_entrega'],
@@ -63,7 +63,7 @@ describe('lab-mcp over real stdio: a whole lab attempt', () => {
       ).structuredContent;
     const { sesion_id } = await call('iniciar_laboratorio', {
       laboratorio: 'mcp-handshake',
-      estudiante: 'ana',
+      estudiante: 'ana-garcia',
     });
     const { entrega_id } = await call('enviar_entrega', { sesion_id, contenido: BAD_TRANSCRIPT });
     const graded = await call('resultado_entrega', { entrega_id }, { progressToken: 'tok-1' });

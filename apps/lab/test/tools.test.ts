@@ -32,7 +32,7 @@ type Graded = {
 };
 
 async function startSession(laboratorio = 'mcp-handshake') {
-  const started = await call('iniciar_laboratorio', { laboratorio, estudiante: 'ana.garcia' });
+  const started = await call('iniciar_laboratorio', { laboratorio, estudiante: 'ana-garcia' });
   return (started.structuredContent as { sesion_id: string }).sesion_id;
 }
 
@@ -58,18 +58,39 @@ describe('iniciar_laboratorio', () => {
   it('opens a session and says where the statement is', async () => {
     const result = await call('iniciar_laboratorio', {
       laboratorio: 'mcp-handshake',
-      estudiante: 'ana.garcia',
+      estudiante: 'ana-garcia',
     });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({
       laboratorio: 'mcp-handshake',
-      estudiante: 'ana.garcia',
+      estudiante: 'ana-garcia',
     });
     expect(textOf(result)).toMatch(/^Sesión ses-[0-9a-f]{12} iniciada en 'mcp-handshake'/);
   });
 
+  it('checks the student against the academy roster and says so', async () => {
+    const known = await call('iniciar_laboratorio', {
+      laboratorio: 'mcp-handshake',
+      estudiante: 'bruno-diaz',
+    });
+    expect(known.structuredContent).toMatchObject({ estudiante: 'bruno-diaz', estudiante_verificado: true });
+    const unknown = await call('iniciar_laboratorio', {
+      laboratorio: 'mcp-handshake',
+      estudiante: 'zoe-nadie',
+    });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain('No existe el estudiante "zoe-nadie" en la academia');
+    expect(textOf(unknown)).toContain('consulta_sql');
+    const dotted = await call('iniciar_laboratorio', {
+      laboratorio: 'mcp-handshake',
+      estudiante: 'ana.garcia',
+    });
+    expect(dotted.isError).toBe(true);
+    expect(textOf(dotted)).toContain("'estudiante'");
+  });
+
   it('answers an unknown lab with a domain error listing the labs', async () => {
-    const result = await call('iniciar_laboratorio', { laboratorio: 'mcp-nada', estudiante: 'ana' });
+    const result = await call('iniciar_laboratorio', { laboratorio: 'mcp-nada', estudiante: 'ana-garcia' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain(
       'No existe el laboratorio "mcp-nada". Laboratorios disponibles: mcp-handshake',
@@ -176,7 +197,7 @@ describe('resultado_entrega', () => {
     try {
       const started = await callTool(other.client, 'iniciar_laboratorio', {
         laboratorio: 'mcp-esquemas',
-        estudiante: 'eva',
+        estudiante: 'elena-soto',
       });
       const { sesion_id } = started.structuredContent as { sesion_id: string };
       const sent = await callTool(other.client, 'enviar_entrega', { sesion_id, contenido: '{"name":"x"}' });
@@ -204,7 +225,7 @@ describe('resultado_entrega', () => {
     try {
       const started = await callTool(other.client, 'iniciar_laboratorio', {
         laboratorio: 'mcp-esquemas',
-        estudiante: 'eva',
+        estudiante: 'elena-soto',
       });
       const { sesion_id } = started.structuredContent as { sesion_id: string };
       const sent = await callTool(other.client, 'enviar_entrega', { sesion_id, contenido: '{"name":"x"}' });
@@ -225,7 +246,7 @@ describe('resultado_entrega', () => {
     try {
       const started = await callTool(other.client, 'iniciar_laboratorio', {
         laboratorio: 'mcp-esquemas',
-        estudiante: 'eva',
+        estudiante: 'elena-soto',
       });
       const { sesion_id } = started.structuredContent as { sesion_id: string };
       const sent = await callTool(other.client, 'enviar_entrega', { sesion_id, contenido: '{"name":"x"}' });

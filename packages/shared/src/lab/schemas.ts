@@ -8,8 +8,11 @@ const isoTime = z.iso.datetime({ offset: false });
 export const LAB_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const LabIdSchema = z.string().min(1).max(64).regex(LAB_ID_PATTERN);
 
-/** A student handle: letters, digits, dot, dash, underscore or @ (an email fits). */
-export const STUDENT_PATTERN = /^[A-Za-z0-9._@-]+$/;
+/**
+ * A student id as the academy's roster writes it, the one format of the cluster: lowercase words (letters
+ * and digits) joined by hyphens, e.g. `ana-garcia`.
+ */
+export const STUDENT_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const StudentIdSchema = z.string().min(1).max(64).regex(STUDENT_PATTERN);
 
 export const SESSION_ID_PATTERN = /^ses-[0-9a-f]{12}$/;
@@ -56,9 +59,13 @@ export type StartSessionRequest = z.infer<typeof StartSessionRequestSchema>;
 export const SessionSchema = z.object({
   id: SessionIdSchema,
   lab: LabIdSchema,
-  student: StudentIdSchema,
+  // Not the pattern: sessions stored before the one format (`ana.garcia`) must still be readable.
+  student: z.string(),
   started_at: isoTime,
   submissions: z.int().min(0),
+  /** On creation: whether the academy's roster confirmed the student, and what was checked or why not. */
+  student_verified: z.boolean().optional(),
+  student_note: z.string().optional(),
 });
 export type LabSession = z.infer<typeof SessionSchema>;
 
@@ -82,7 +89,7 @@ export const SubmissionSchema = z.object({
   id: SubmissionIdSchema,
   session_id: SessionIdSchema,
   lab: LabIdSchema,
-  student: StudentIdSchema,
+  student: z.string(),
   submitted_at: isoTime,
   size_bytes: z.int().min(1),
   status: SubmissionStatusSchema,

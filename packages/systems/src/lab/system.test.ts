@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { inProcessTransport, SystemError } from '@code-cluster/shared';
 import { LabClient, MAX_SUBMISSION_BYTES } from '@code-cluster/shared/lab';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAcademySystem } from '../academy/index.js';
+import { serveHttp } from '../http/serve.js';
 import { openDatabase } from '../storage/index.js';
 import { LabStore, MIGRATIONS } from './store.js';
 import { createLabSystem, type LabSystem, type LabSystemOptions } from './system.js';
@@ -61,6 +63,58 @@ const REDOS = [
   '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params"}}',
 ].join('\n');
 
+describe("lab system: students are the academy's", () => {
+  it('checks a student against the reference roster while the academy has no database yet', async () => {
+    const { lab } = open();
+    const known = await lab.startSession({ lab: 'mcp-handshake', student: 'tania-cruz' });
+    expect(known).toMatchObject({ student_verified: true });
+    expect(known.student_note).toContain('la lista de referencia de la academia');
+    const unknown = await failure(lab.startSession({ lab: 'mcp-handshake', student: 'zoe-nadie' }));
+    expect(unknown.status).toBe(404);
+    expect(unknown.message).toContain('No existe el estudiante "zoe-nadie" en la academia');
+    expect(unknown.message).toContain('palabras en minúsculas unidas por guiones (p. ej. ana-garcia)');
+    expect(unknown.message).toContain('SELECT id, nombre FROM estudiantes');
+  });
+
+  it("reads the academy's own database in the same data dir when there is one", async () => {
+    const { lab, file } = open();
+    const academyFile = join(file, '..', 'academy.db');
+    createAcademySystem({ file: academyFile }).close();
+    const db = openDatabase(academyFile);
+    db.prepare(
+      "INSERT INTO estudiantes (id, nombre, pais, cohorte, alta_en) VALUES ('zoe-nueva', 'Zoe', 'MX', '2026-B', '2026-11-01')",
+    ).run();
+    db.close();
+    const session = await lab.startSession({ lab: 'mcp-handshake', student: 'zoe-nueva' });
+    expect(session).toMatchObject({ student_verified: true });
+    expect(session.student_note).toContain('la base de datos de la academia');
+  });
+
+  it('asks a remote academy when told to, and opens the session unverified when it cannot', async () => {
+    const academy = createAcademySystem({ file: join(mkdtempSync(join(tmpdir(), 'code-academy-')), 'a.db') });
+    const service = await serveHttp(academy.handler, { port: 0 });
+    try {
+      const { lab } = open({ academyApiUrl: service.url });
+      expect(await lab.startSession({ lab: 'mcp-esquemas', student: 'bruno-diaz' })).toMatchObject({
+        student_verified: true,
+      });
+      expect((await failure(lab.startSession({ lab: 'mcp-esquemas', student: 'zoe-nadie' }))).status).toBe(
+        404,
+      );
+    } finally {
+      await service.close();
+      academy.close();
+    }
+    // The academy is gone: the lab still opens the session, and says it could not check the student.
+    const { lab } = open({ academyApiUrl: service.url });
+    const unverified = await lab.startSession({ lab: 'mcp-esquemas', student: 'bruno-diaz' });
+    expect(unverified.student_verified).toBe(false);
+    expect(unverified.student_note).toMatch(
+      /^No se pudo comprobar el estudiante en la academia \(.*no está disponible/,
+    );
+  });
+});
+
 describe('lab system', () => {
   it('lists both labs with their rules and serves each statement as markdown', async () => {
     const { lab } = open();
@@ -76,7 +130,7 @@ describe('lab system', () => {
 
   it('grades a submission in the background, rule by rule, and keeps the result', async () => {
     const { lab, system, file } = open({ stepDelayMs: 20 });
-    const session = await lab.startSession({ lab: 'mcp-esquemas', student: 'ana.garcia' });
+    const session = await lab.startSession({ lab: 'mcp-esquemas', student: 'ana-garcia' });
     const submitted = await lab.submit(session.id, TOOL);
     expect(submitted).toMatchObject({ status: 'pendiente', rules_total: 6, rules_done: 0 });
     await new Promise((r) => setTimeout(r, 50));
@@ -101,7 +155,7 @@ describe('lab system', () => {
 
   it('resumes a grading a previous process left unfinished', async () => {
     const first = open({ stepDelayMs: 1_000 });
-    const session = await first.lab.startSession({ lab: 'mcp-esquemas', student: 'bea' });
+    const session = await first.lab.startSession({ lab: 'mcp-esquemas', student: 'bruno-diaz' });
     const submitted = await first.lab.submit(session.id, TOOL);
     first.system.close();
     systems.splice(systems.indexOf(first.system), 1);
@@ -114,7 +168,7 @@ describe('lab system', () => {
 
   it('marks a submission that overruns the grading budget as not finished, with the reason', async () => {
     const { lab, system } = open({ gradingBudgetMs: 300 });
-    const session = await lab.startSession({ lab: 'mcp-handshake', student: 'ana' });
+    const session = await lab.startSession({ lab: 'mcp-handshake', student: 'ana-garcia' });
     const submitted = await lab.submit(session.id, REDOS);
     // The system answers while the pattern runs in the sandbox.
     expect((await lab.health()).status).toBe('ok');
@@ -128,7 +182,7 @@ describe('lab system', () => {
 
   it('gives up on a submission whose graders keep dying instead of grading it on every restart', async () => {
     const first = open({ stepDelayMs: 1_000 });
-    const session = await first.lab.startSession({ lab: 'mcp-esquemas', student: 'ana' });
+    const session = await first.lab.startSession({ lab: 'mcp-esquemas', student: 'ana-garcia' });
     const submitted = await first.lab.submit(session.id, TOOL);
     // A clean stop hands the grading back without spending an attempt.
     first.system.close();
@@ -172,7 +226,7 @@ describe('lab system', () => {
 
   it('recognises a tools/list wrapper in mcp-esquemas: one tool is graded, several are refused by name', async () => {
     const { lab, system } = open();
-    const session = await lab.startSession({ lab: 'mcp-esquemas', student: 'ana' });
+    const session = await lab.startSession({ lab: 'mcp-esquemas', student: 'ana-garcia' });
     const one = await lab.submit(session.id, JSON.stringify({ tools: [JSON.parse(TOOL)] }, null, 2));
     const other = { ...JSON.parse(TOOL), name: 'estado_estacion' };
     const two = await lab.submit(session.id, JSON.stringify({ tools: [JSON.parse(TOOL), other] }));
@@ -195,7 +249,7 @@ describe('lab system', () => {
 
   it('refuses a submission over 64 KiB naming the limit and the size, storing nothing', async () => {
     const { lab } = open();
-    const session = await lab.startSession({ lab: 'mcp-handshake', student: 'carla' });
+    const session = await lab.startSession({ lab: 'mcp-handshake', student: 'carla-mendez' });
     const error = await failure(lab.submit(session.id, 'ñ'.repeat(40_000)));
     expect(error.status).toBe(413);
     expect(error.message).toContain(
@@ -210,6 +264,10 @@ describe('lab system', () => {
       'No existe el laboratorio "mcp-nada"',
     );
     expect((await failure(lab.startSession({ lab: 'mcp-handshake', student: 'con espacios' }))).status).toBe(
+      422,
+    );
+    // The one student id format of the cluster is the academy's: `ana.garcia` is refused.
+    expect((await failure(lab.startSession({ lab: 'mcp-handshake', student: 'ana.garcia' }))).status).toBe(
       422,
     );
     expect((await failure(lab.submit('ses-000000000000', 'x'))).message).toContain('No existe la sesión');

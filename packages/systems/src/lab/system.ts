@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { IncomingRestRequest, RestHandler } from '@code-cluster/shared';
 import {
   type GradingResult,
@@ -19,6 +19,7 @@ import { createRouter } from '../http/router.js';
 import { dataDir } from '../storage/index.js';
 import { findLab, LABS } from './catalog.js';
 import { GradingOverrun, gradeRules, type LabDefinition, seconds } from './grading.js';
+import { embeddedRoster, remoteRoster, type StudentRoster } from './roster.js';
 import { GradingSandbox } from './sandbox.js';
 import { LabStore, type SessionRow, type SubmissionRow } from './store.js';
 
@@ -32,6 +33,14 @@ export interface LabSystemOptions {
    * and the submission is `no_terminada`. Default 10 000.
    */
   gradingBudgetMs?: number;
+  /**
+   * Base URL (and token) of the academy system whose roster owns student ids. Unset: the academy of the
+   * same data dir, read in process (its `academy.db`, else its reference roster).
+   */
+  academyApiUrl?: string | undefined;
+  academyApiToken?: string | undefined;
+  /** The roster itself, instead of one built from the settings above. */
+  roster?: StudentRoster;
   /** The system's clock, Unix ms (tests pin it). */
   now?: () => number;
   onError?: (error: unknown) => void;
@@ -64,7 +73,14 @@ export function defaultDatabaseFile(env: NodeJS.ProcessEnv = process.env): strin
 
 /** The lab suite's REST API (see packages/shared/src/lab/schemas.ts), grading submissions in the background. */
 export function createLabSystem(options: LabSystemOptions = {}): LabSystem {
-  const store = new LabStore(options.file ?? defaultDatabaseFile());
+  const file = options.file ?? defaultDatabaseFile();
+  const store = new LabStore(file);
+  const roster =
+    options.roster ??
+    (options.academyApiUrl
+      ? remoteRoster({ baseUrl: options.academyApiUrl, token: options.academyApiToken })
+      : // The academy system keeps `academy.db` in the same data dir (see its defaultDatabaseFile).
+        embeddedRoster(join(dirname(file), 'academy.db')));
   const now = options.now ?? Date.now;
   const stepDelayMs = options.stepDelayMs ?? 0;
   const budgetMs = options.gradingBudgetMs ?? DEFAULT_GRADING_BUDGET_MS;
@@ -184,12 +200,29 @@ export function createLabSystem(options: LabSystemOptions = {}): LabSystem {
       {
         method: 'POST',
         pattern: '/v1/sessions',
-        handle: ({ request }) => {
+        handle: async ({ request }) => {
           const body = parseBody(request, StartSessionRequestSchema);
           const found = lab(body.lab);
+          const answer = await roster.check(body.student, request.signal);
+          if (answer.kind === 'desconocido') {
+            throw notFound(
+              `No existe el estudiante ${JSON.stringify(body.student)} en la academia. Los ids de estudiante ` +
+                'son los de la academia: palabras en minúsculas unidas por guiones (p. ej. ana-garcia). Para ' +
+                'ver los válidos, en academy-mcp: consulta_sql {"sql": "SELECT id, nombre FROM estudiantes"}.',
+              { student: body.student },
+            );
+          }
           const row = { id: newId('ses'), lab: found.id, student: body.student, started_ms: now() };
           store.insertSession(row);
-          return jsonResponse(201, sessionDto({ ...row, submissions: 0 }));
+          return jsonResponse(201, {
+            ...sessionDto({ ...row, submissions: 0 }),
+            student_verified: answer.kind === 'conocido',
+            student_note:
+              answer.kind === 'conocido'
+                ? `Estudiante comprobado en ${answer.source}.`
+                : `No se pudo comprobar el estudiante en la academia (${answer.reason}); la sesión se abrió ` +
+                  'igualmente, sin verificar.',
+          });
         },
       },
       {
@@ -266,6 +299,7 @@ export function createLabSystem(options: LabSystemOptions = {}): LabSystem {
       // A grading cut short is handed back, not left claimed until it goes stale.
       if (grading) store.release(grading);
       sandbox.close();
+      void roster.close?.();
       store.close();
     },
   };
