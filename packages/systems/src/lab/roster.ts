@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { SystemError } from '@code-cluster/shared';
 import { AcademyClient } from '@code-cluster/shared/academy';
-import { httpTransport } from '@code-cluster/shared/http';
 import { STUDENTS } from '../academy/content.js';
 import { openDatabase } from '../storage/index.js';
 
@@ -55,19 +54,29 @@ export function embeddedRoster(academyFile: string): StudentRoster {
 
 /** A remote academy system, asked for the student's progress sheet: 404 means no such student. */
 export function remoteRoster(options: { baseUrl: string; token?: string | undefined }): StudentRoster {
-  const academy = new AcademyClient(
-    httpTransport({ baseUrl: options.baseUrl, ...(options.token ? { token: options.token } : {}) }),
-  );
+  // undici loads with the first check, not with the lab system: most labs never use a remote academy.
+  let academy: Promise<AcademyClient> | undefined;
+  const client = () => {
+    academy ??= import('@code-cluster/shared/http').then(
+      ({ httpTransport }) =>
+        new AcademyClient(
+          httpTransport({ baseUrl: options.baseUrl, ...(options.token ? { token: options.token } : {}) }),
+        ),
+    );
+    return academy;
+  };
   return {
     async check(student, signal) {
       try {
-        await academy.progress(student, signal);
+        await (await client()).progress(student, signal);
         return { kind: 'conocido', source: 'el sistema de la academia' };
       } catch (error) {
         if (error instanceof SystemError && error.status === 404) return { kind: 'desconocido' };
         return { kind: 'sin_verificar', reason: error instanceof Error ? error.message : String(error) };
       }
     },
-    close: () => academy.close(),
+    close: async () => {
+      await (await academy)?.close();
+    },
   };
 }
