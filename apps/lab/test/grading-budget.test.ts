@@ -55,7 +55,7 @@ describe('lab-mcp over real stdio: a submission that would freeze its grader', (
     expect((await peer.close()).code).toBe(0);
   });
 
-  it('exits within 2 s on SIGTERM mid-grading, and a restart on the same data dir does not hang', async () => {
+  it('exits within 2 s on SIGTERM or stdin close mid-grading, and a restart on the same data dir does not hang', async () => {
     const first = spawn(120_000);
     await first.initialize();
     const entrega_id = await submitRedos(first);
@@ -64,6 +64,14 @@ describe('lab-mcp over real stdio: a submission that would freeze its grader', (
     const exit = await first.kill('SIGTERM');
     expect(exit.code).toBe(0);
     expect(exit.ms).toBeLessThan(2_000);
+
+    // Likewise when the client closes stdin mid-grading.
+    const closing = spawn(120_000);
+    await closing.initialize();
+    await submitRedos(closing);
+    const closed = await closing.close();
+    expect(closed.code).toBe(0);
+    expect(closed.ms).toBeLessThan(2_000);
 
     // The grading handed back at SIGTERM resumes in the next process, in its sandbox, and ends.
     const second = spawn(1_000);

@@ -20,7 +20,9 @@ la dirección de cada línea:
 
 Sin marca, el corrector la deduce: peticiones y notificaciones son del cliente (salvo las que solo envía un
 servidor, como \`sampling/createMessage\` o \`notifications/message\`) y las respuestas son del servidor.
-Las líneas vacías y las que empiezan por \`#\` se ignoran. Tamaño máximo: 64 KiB.
+Las líneas vacías y las que empiezan por \`#\` se ignoran. Tamaño máximo: 64 KiB. La corrección tiene un
+tiempo máximo: si un \`pattern\` de los esquemas de tu transcripción tarda demasiado (por ejemplo \`^(a+)+$\`,
+que retrocede sin fin con ciertas entradas), la entrega queda **no terminada**, con el motivo.
 
 \`\`\`
 → {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"yo","version":"1"}}}
