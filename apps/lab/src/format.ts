@@ -36,8 +36,11 @@ export function gradingText(result: GradingResult, waitedOut: boolean): string {
       : submission.status === 'fallo_interno'
         ? `Entrega ${submission.id}: el corrector falló al evaluarla (no es culpa de la entrega). Vuelve a ` +
           'enviarla con enviar_entrega; si se repite, avisa al profesorado.'
-        : `Entrega ${submission.id}: evaluación en curso (${submission.rules_done}/${submission.rules_total} ` +
-          `reglas)${waitedOut ? '; vuelve a llamar a resultado_entrega en unos segundos' : ''}.`;
+        : submission.status === 'no_terminada'
+          ? `Entrega ${submission.id} (${submission.lab}): NO APROBADA — la corrección no terminó y no se ` +
+            `reintenta. Motivo: ${submission.reason ?? 'el corrector se detuvo sin terminarla.'}`
+          : `Entrega ${submission.id}: evaluación en curso (${submission.rules_done}/${submission.rules_total} ` +
+            `reglas)${waitedOut ? '; vuelve a llamar a resultado_entrega en unos segundos' : ''}.`;
   const lines = [head];
   const findings: Array<Finding & { rule: string }> = [];
   for (const rule of result.rules) {

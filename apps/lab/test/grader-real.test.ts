@@ -1,11 +1,15 @@
 import { join } from 'node:path';
-import { gradeRules, handshakeLab } from '@code-cluster/systems/lab';
+import { GradingSandbox, gradeAll, handshakeLab } from '@code-cluster/systems/lab';
 import { type StdioPeer, spawnServer } from '@code-cluster/testkit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tempDataDir } from './helpers.js';
 
 const data = tempDataDir();
-afterAll(() => data.remove());
+const sandbox = new GradingSandbox();
+afterAll(() => {
+  sandbox.close();
+  data.remove();
+});
 const peers: StdioPeer[] = [];
 afterEach(async () => {
   for (const peer of peers.splice(0)) if (peer.child.exitCode === null) await peer.kill('SIGKILL');
@@ -47,7 +51,7 @@ describe('the grader and the servers agree', () => {
     'a real transcript of the built satdt-mcp under %s passes every rule',
     async (version) => {
       const transcript = await captureSatdtSession(version);
-      const rules = [...gradeRules(handshakeLab, transcript)];
+      const rules = await gradeAll(handshakeLab, transcript, sandbox.budget(10_000));
       const failed = rules.filter((r) => r.outcome === 'fallida');
       expect(failed).toEqual([]);
       expect(rules.map((r) => r.outcome)).toEqual(Array(6).fill('superada'));

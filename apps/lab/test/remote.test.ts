@@ -52,7 +52,7 @@ afterAll(async () => {
 async function submit(peer: StdioPeer, content: string): Promise<string> {
   const started = await peer.request('tools/call', {
     name: 'iniciar_laboratorio',
-    arguments: { laboratorio: 'mcp-handshake', estudiante: 'remoto' },
+    arguments: { laboratorio: 'mcp-handshake', estudiante: 'olga-ramos' },
   });
   const { sesion_id } = structured<{ sesion_id: string }>(started);
   const sent = await peer.request('tools/call', {

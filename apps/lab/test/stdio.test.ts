@@ -18,7 +18,7 @@ describeProtocolRules('lab-mcp (built bin)', {
   },
   domainError: {
     tool: 'iniciar_laboratorio',
-    arguments: { laboratorio: 'no-existe', estudiante: 'ana' },
+    arguments: { laboratorio: 'no-existe', estudiante: 'ana-garcia' },
     mentions: /No existe el laboratorio/,
   },
   writeTools: ['iniciar_laboratorio', 'enviar_entrega'],
@@ -26,6 +26,29 @@ describeProtocolRules('lab-mcp (built bin)', {
 
 describe('lab-mcp over real stdio: a whole lab attempt', () => {
   const track = trackPeers();
+
+  it('answers pista_laboratorio for an unknown lab with -32602 naming the labs there are', async () => {
+    const peer = track(spawn());
+    await peer.initialize();
+    const unknown = await peer.request('prompts/get', {
+      name: 'pista_laboratorio',
+      arguments: { laboratorio: 'no-existe' },
+    });
+    expect(unknown.error?.code).toBe(-32602);
+    expect(unknown.error?.message).toContain(
+      'no existe el laboratorio "no-existe". Laboratorios disponibles: mcp-handshake, mcp-esquemas',
+    );
+    const malformed = await peer.request('prompts/get', {
+      name: 'pista_laboratorio',
+      arguments: { laboratorio: 'No Existe' },
+    });
+    expect(malformed.error?.code).toBe(-32602);
+    const known = await peer.request('prompts/get', {
+      name: 'pista_laboratorio',
+      arguments: { laboratorio: 'mcp-esquemas' },
+    });
+    expect(known.result).toMatchObject({ description: 'Pistas para el laboratorio mcp-esquemas' });
+  });
 
   it('grades a submission and reports progress per rule to a client that sent a progressToken', async () => {
     const peer = spawn();
@@ -40,7 +63,7 @@ describe('lab-mcp over real stdio: a whole lab attempt', () => {
       ).structuredContent;
     const { sesion_id } = await call('iniciar_laboratorio', {
       laboratorio: 'mcp-handshake',
-      estudiante: 'ana',
+      estudiante: 'ana-garcia',
     });
     const { entrega_id } = await call('enviar_entrega', { sesion_id, contenido: BAD_TRANSCRIPT });
     const graded = await call('resultado_entrega', { entrega_id }, { progressToken: 'tok-1' });

@@ -27,12 +27,12 @@ type Graded = {
   reglas: Array<{
     regla: string;
     resultado: string;
-    hallazgos: Array<{ linea: number | null; extracto?: string }>;
+    hallazgos: Array<{ linea: number | null; explicacion: string; extracto?: string }>;
   }>;
 };
 
 async function startSession(laboratorio = 'mcp-handshake') {
-  const started = await call('iniciar_laboratorio', { laboratorio, estudiante: 'ana.garcia' });
+  const started = await call('iniciar_laboratorio', { laboratorio, estudiante: 'ana-garcia' });
   return (started.structuredContent as { sesion_id: string }).sesion_id;
 }
 
@@ -58,18 +58,39 @@ describe('iniciar_laboratorio', () => {
   it('opens a session and says where the statement is', async () => {
     const result = await call('iniciar_laboratorio', {
       laboratorio: 'mcp-handshake',
-      estudiante: 'ana.garcia',
+      estudiante: 'ana-garcia',
     });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({
       laboratorio: 'mcp-handshake',
-      estudiante: 'ana.garcia',
+      estudiante: 'ana-garcia',
     });
     expect(textOf(result)).toMatch(/^Sesión ses-[0-9a-f]{12} iniciada en 'mcp-handshake'/);
   });
 
+  it('checks the student against the academy roster and says so', async () => {
+    const known = await call('iniciar_laboratorio', {
+      laboratorio: 'mcp-handshake',
+      estudiante: 'bruno-diaz',
+    });
+    expect(known.structuredContent).toMatchObject({ estudiante: 'bruno-diaz', estudiante_verificado: true });
+    const unknown = await call('iniciar_laboratorio', {
+      laboratorio: 'mcp-handshake',
+      estudiante: 'zoe-nadie',
+    });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain('No existe el estudiante "zoe-nadie" en la academia');
+    expect(textOf(unknown)).toContain('consulta_sql');
+    const dotted = await call('iniciar_laboratorio', {
+      laboratorio: 'mcp-handshake',
+      estudiante: 'ana.garcia',
+    });
+    expect(dotted.isError).toBe(true);
+    expect(textOf(dotted)).toContain("'estudiante'");
+  });
+
   it('answers an unknown lab with a domain error listing the labs', async () => {
-    const result = await call('iniciar_laboratorio', { laboratorio: 'mcp-nada', estudiante: 'ana' });
+    const result = await call('iniciar_laboratorio', { laboratorio: 'mcp-nada', estudiante: 'ana-garcia' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain(
       'No existe el laboratorio "mcp-nada". Laboratorios disponibles: mcp-handshake',
@@ -111,6 +132,34 @@ describe('enviar_entrega', () => {
 });
 
 describe('resultado_entrega', () => {
+  async function graded(laboratorio: string, contenido: string) {
+    const sesion_id = await startSession(laboratorio);
+    const sent = await call('enviar_entrega', { sesion_id, contenido });
+    const { entrega_id } = sent.structuredContent as { entrega_id: string };
+    return (await call('resultado_entrega', { entrega_id })).structuredContent as Graded;
+  }
+
+  it('fails a pretty-printed transcript once, with the one-message-per-line hint', async () => {
+    const pretty = GOOD_TRANSCRIPT.split('\n')
+      .map((line) => `${line.slice(0, 2)}${JSON.stringify(JSON.parse(line.slice(2)), null, 2)}`)
+      .join('\n');
+    const result = await graded('mcp-handshake', pretty);
+    expect(result.aprobada).toBe(false);
+    const failed = result.reglas.filter((r) => r.resultado === 'fallida');
+    expect(failed.map((r) => r.regla)).toEqual(['lineas_invalidas']);
+    expect(failed[0]!.hallazgos).toHaveLength(1);
+    expect(failed[0]!.hallazgos[0]!.explicacion).toContain('cada mensaje JSON-RPC va en una sola línea');
+  });
+
+  it('says to submit one definition when mcp-esquemas gets a tools/list wrapper', async () => {
+    const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });
+    const result = await graded('mcp-esquemas', JSON.stringify({ tools: [tool('a_b'), tool('c_d')] }));
+    const readable = result.reglas.find((r) => r.regla === 'definicion_legible')!;
+    expect(readable.resultado).toBe('fallida');
+    expect(readable.hallazgos[0]!.explicacion).toContain('entrega solo el objeto de una de ellas');
+    expect(JSON.stringify(result)).not.toContain('undefined');
+  });
+
   it('reports a passed grading rule by rule', async () => {
     const sesion_id = await startSession();
     const sent = await call('enviar_entrega', { sesion_id, contenido: GOOD_TRANSCRIPT });
@@ -148,7 +197,7 @@ describe('resultado_entrega', () => {
     try {
       const started = await callTool(other.client, 'iniciar_laboratorio', {
         laboratorio: 'mcp-esquemas',
-        estudiante: 'eva',
+        estudiante: 'elena-soto',
       });
       const { sesion_id } = started.structuredContent as { sesion_id: string };
       const sent = await callTool(other.client, 'enviar_entrega', { sesion_id, contenido: '{"name":"x"}' });
@@ -176,7 +225,7 @@ describe('resultado_entrega', () => {
     try {
       const started = await callTool(other.client, 'iniciar_laboratorio', {
         laboratorio: 'mcp-esquemas',
-        estudiante: 'eva',
+        estudiante: 'elena-soto',
       });
       const { sesion_id } = started.structuredContent as { sesion_id: string };
       const sent = await callTool(other.client, 'enviar_entrega', { sesion_id, contenido: '{"name":"x"}' });
@@ -197,7 +246,7 @@ describe('resultado_entrega', () => {
     try {
       const started = await callTool(other.client, 'iniciar_laboratorio', {
         laboratorio: 'mcp-esquemas',
-        estudiante: 'eva',
+        estudiante: 'elena-soto',
       });
       const { sesion_id } = started.structuredContent as { sesion_id: string };
       const sent = await callTool(other.client, 'enviar_entrega', { sesion_id, contenido: '{"name":"x"}' });

@@ -116,6 +116,29 @@ describe('RestClient over undici', () => {
     expect(attempts).toBe(1);
   });
 
+  it('does not retry a 507 (the system cannot store) and passes its detail on', async () => {
+    let attempts = 0;
+    const url = await serve((_req, res) => {
+      attempts++;
+      json(
+        res,
+        507,
+        { title: 'Insufficient Storage', status: 507, detail: 'El disco del servidor está lleno' },
+        'application/problem+json',
+      );
+    });
+    const error = await client(url)
+      .get('/things/1', Thing)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SystemError);
+    expect(error).toMatchObject({
+      kind: 'problem',
+      status: 507,
+      message: 'El disco del servidor está lleno',
+    });
+    expect(attempts).toBe(1);
+  });
+
   it('reports a body that breaks the contract as a contract error', async () => {
     const url = await serve((_req, res) => json(res, 200, { id: 'seven' }));
     await expect(client(url).get('/x', Thing)).rejects.toMatchObject({ kind: 'contract' });
@@ -146,6 +169,20 @@ describe('RestClient over undici', () => {
 });
 
 describe('RestClient in process', () => {
+  it('passes on, unretried, an embedded system that failed to load in words (its storage)', async () => {
+    const failure = Object.assign(new Error('El directorio de datos del servidor no admite escritura'), {
+      domain: true,
+    });
+    const rest = new RestClient(
+      inProcessTransport(() => {
+        throw failure;
+      }),
+      { systemName: 'embebido', backoffMs: 5 },
+    );
+    // The very error, not "no está disponible ahora (…). Vuelve a intentarlo en unos minutos".
+    await expect(rest.get('/t', Thing)).rejects.toBe(failure);
+  });
+
   it('calls the handler with the same request an HTTP server would see, loading it once', async () => {
     let loads = 0;
     const transport = inProcessTransport(() => {

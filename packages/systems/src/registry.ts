@@ -29,7 +29,12 @@ export const SYSTEMS = {
   },
   lab: {
     defaultPort: 7405,
-    create: async () => (await import('./lab/index.js')).createLabSystem().handler,
+    // Students are checked against LAB_ACADEMY_API_URL's roster, else the academy of the same data dir.
+    create: async () =>
+      (await import('./lab/index.js')).createLabSystem({
+        academyApiUrl: process.env.LAB_ACADEMY_API_URL || undefined,
+        academyApiToken: process.env.LAB_ACADEMY_API_TOKEN || undefined,
+      }).handler,
   },
   academy: {
     defaultPort: 7406,

@@ -18,6 +18,10 @@ export const iniciarLaboratorio = defineTool({
     estudiante: z.string(),
     iniciada_en: z.string().describe('ISO-8601 UTC'),
     enunciado_uri: z.string(),
+    estudiante_verificado: z
+      .boolean()
+      .describe('true si la academia confirmó al estudiante; false si no se pudo comprobar (ver aviso)'),
+    aviso: z.string().optional().describe('Por qué no se pudo comprobar al estudiante'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler({ laboratorio, estudiante }, { deps, signal }: LabToolContext) {
@@ -28,11 +32,16 @@ export const iniciarLaboratorio = defineTool({
       estudiante: session.student,
       iniciada_en: session.started_at,
       enunciado_uri: statementUri(session.lab),
+      // An older lab system does not check students: not verified, and said so.
+      estudiante_verificado: session.student_verified ?? false,
+      ...(session.student_verified === true
+        ? {}
+        : { aviso: session.student_note ?? 'El sistema de laboratorios no comprobó al estudiante.' }),
     };
     const text =
       `Sesión ${session.id} iniciada en '${session.lab}' para ${session.student} (${session.started_at}). ` +
       `Lee el enunciado en ${statementUri(session.lab)} y envía el trabajo con enviar_entrega ` +
-      `{sesion_id: "${session.id}", contenido}.`;
+      `{sesion_id: "${session.id}", contenido}.${data.aviso ? ` Aviso: ${data.aviso}` : ''}`;
     return { text, data };
   },
 });

@@ -24,8 +24,15 @@ export const resultadoEntrega = defineTool({
     entrega_id: z.string(),
     laboratorio: z.string(),
     estudiante: z.string(),
-    estado: z.enum(['pendiente', 'evaluando', 'evaluada', 'fallo_interno']),
-    aprobada: z.boolean().nullable().describe('null mientras la corrección sigue en curso'),
+    estado: z.enum(['pendiente', 'evaluando', 'evaluada', 'fallo_interno', 'no_terminada']),
+    aprobada: z
+      .boolean()
+      .nullable()
+      .describe('null mientras la corrección sigue en curso o si falló el corrector; false si no terminó'),
+    motivo: z
+      .string()
+      .optional()
+      .describe('Por qué la corrección no terminó (estado no_terminada): lo que hay que corregir'),
     reglas_evaluadas: z.int(),
     reglas_total: z.int(),
     reglas: z.array(
@@ -74,6 +81,7 @@ function dto(result: GradingResult) {
     estudiante: submission.student,
     estado: submission.status,
     aprobada: result.passed,
+    ...(submission.reason ? { motivo: submission.reason } : {}),
     reglas_evaluadas: result.rules.length,
     reglas_total: submission.rules_total,
     reglas: result.rules.map((r) => ({

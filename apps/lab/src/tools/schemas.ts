@@ -15,4 +15,7 @@ export const estudiante = z
   .min(1)
   .max(64)
   .regex(STUDENT_PATTERN)
-  .describe('Identificador del estudiante: letras, dígitos, . _ - o @ (p. ej. ana.garcia)');
+  .describe(
+    'Id del estudiante en la academia: palabras en minúsculas unidas por guiones (p. ej. ana-garcia); ' +
+      'se comprueba contra los estudiantes de la academia',
+  );

@@ -8,8 +8,11 @@ const isoTime = z.iso.datetime({ offset: false });
 export const LAB_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const LabIdSchema = z.string().min(1).max(64).regex(LAB_ID_PATTERN);
 
-/** A student handle: letters, digits, dot, dash, underscore or @ (an email fits). */
-export const STUDENT_PATTERN = /^[A-Za-z0-9._@-]+$/;
+/**
+ * A student id as the academy's roster writes it, the one format of the cluster: lowercase words (letters
+ * and digits) joined by hyphens, e.g. `ana-garcia`.
+ */
+export const STUDENT_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const StudentIdSchema = z.string().min(1).max(64).regex(STUDENT_PATTERN);
 
 export const SESSION_ID_PATTERN = /^ses-[0-9a-f]{12}$/;
@@ -56,29 +59,45 @@ export type StartSessionRequest = z.infer<typeof StartSessionRequestSchema>;
 export const SessionSchema = z.object({
   id: SessionIdSchema,
   lab: LabIdSchema,
-  student: StudentIdSchema,
+  // Not the pattern: sessions stored before the one format (`ana.garcia`) must still be readable.
+  student: z.string(),
   started_at: isoTime,
   submissions: z.int().min(0),
+  /** On creation: whether the academy's roster confirmed the student, and what was checked or why not. */
+  student_verified: z.boolean().optional(),
+  student_note: z.string().optional(),
 });
 export type LabSession = z.infer<typeof SessionSchema>;
 
 /** The size limit is checked by the system in bytes; the schema only bounds the characters. */
 export const SubmitRequestSchema = z.strictObject({ content: z.string().min(1).max(MAX_SUBMISSION_BYTES) });
 
-export const SubmissionStatusSchema = z.enum(['pendiente', 'evaluando', 'evaluada', 'fallo_interno']);
+/**
+ * `fallo_interno`: the grader failed (its bug, not the student's); `no_terminada`: the submission made the
+ * grading overrun its budget or kill its grader, which counts as not passed and is never retried.
+ */
+export const SubmissionStatusSchema = z.enum([
+  'pendiente',
+  'evaluando',
+  'evaluada',
+  'fallo_interno',
+  'no_terminada',
+]);
 export type SubmissionStatus = z.infer<typeof SubmissionStatusSchema>;
 
 export const SubmissionSchema = z.object({
   id: SubmissionIdSchema,
   session_id: SessionIdSchema,
   lab: LabIdSchema,
-  student: StudentIdSchema,
+  student: z.string(),
   submitted_at: isoTime,
   size_bytes: z.int().min(1),
   status: SubmissionStatusSchema,
   rules_total: z.int().min(0),
   rules_done: z.int().min(0),
   finished_at: isoTime.nullable(),
+  /** Why the grading did not finish (`no_terminada`), in Spanish; absent from older systems. */
+  reason: z.string().nullable().optional(),
 });
 export type Submission = z.infer<typeof SubmissionSchema>;
 
@@ -105,7 +124,10 @@ export type RuleResult = z.infer<typeof RuleResultSchema>;
 
 export const GradingResultSchema = z.object({
   submission: SubmissionSchema,
-  /** true when graded with no rule failed; null while grading runs or when it failed. */
+  /**
+   * true when graded with no rule failed; false when a rule failed or the grading did not finish
+   * (`no_terminada`); null while grading runs or when the grader failed.
+   */
   passed: z.boolean().nullable(),
   /** The rules graded so far, in the lab's order. */
   rules: z.array(RuleResultSchema),

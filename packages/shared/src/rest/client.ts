@@ -71,10 +71,14 @@ export class RestClient {
       signal?.throwIfAborted();
       try {
         const response = await this.transport.request(request, signal);
-        if (response.status < 500) return response;
+        // 507: the system cannot store (disk full, data dir not writable); retrying cannot help, and its
+        // problem says why in words the model can pass on.
+        if (response.status < 500 || response.status === 507) return response;
         failure = `HTTP ${response.status}`;
       } catch (error) {
         if (isAbortError(error) || signal?.aborted) throw signal?.reason ?? error;
+        // An embedded system that failed in words (its storage cannot open): said as it is, not retried.
+        if ((error as { domain?: unknown }).domain === true) throw error;
         failure = error instanceof Error ? error.message : String(error);
       }
       if (attempt < attempts)

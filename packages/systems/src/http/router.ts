@@ -1,5 +1,6 @@
 import type { HttpMethod, IncomingRestRequest, RestHandler, RestResponse } from '@code-cluster/shared';
 import type { z } from 'zod';
+import { StorageError } from '../storage/errors.js';
 import { badRequest, HttpProblem, jsonResponse, problemResponse } from './problem.js';
 
 export interface RouteContext {
@@ -51,6 +52,12 @@ export function createRouter(routes: readonly Route[], onError?: (error: unknown
     } catch (error) {
       if (error instanceof HttpProblem) return problemResponse(error);
       onError?.(error);
+      // The operator gets the error (above); the model, what is wrong in words it can act on.
+      if (error instanceof StorageError) {
+        return problemResponse(
+          new HttpProblem(507, 'Insufficient Storage', error.message, { problem: error.problem }),
+        );
+      }
       return problemResponse(new HttpProblem(500, 'Internal Server Error', 'Error interno del sistema'));
     }
   };

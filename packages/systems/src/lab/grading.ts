@@ -1,4 +1,6 @@
 import type { Finding, RuleOutcome } from '@code-cluster/shared/lab';
+import type { SchemaVerdict } from './handshake/json-schema.js';
+import type { Overrun } from './sandbox.js';
 
 /** What one rule concludes about a submission: findings (none: passed), or that it does not apply. */
 export type RuleVerdict = Finding[] | 'no_aplica';
@@ -20,7 +22,8 @@ export interface LabDefinition<C = unknown> {
   /** The statement, in markdown (Spanish). */
   statement: string;
   hints: readonly string[];
-  prepare(content: string): C;
+  /** May ask `tools` for what must not run on the server's thread (a student's regex). */
+  prepare(content: string, tools: GradingTools): C | Promise<C>;
   rules: readonly RuleDefinition<C>[];
 }
 
@@ -36,12 +39,39 @@ export function outcomeOf(verdict: RuleVerdict): RuleOutcome {
   return verdict.length === 0 ? 'superada' : 'fallida';
 }
 
+/** What a lab's `prepare` may use while the grading's budget lasts. */
+export interface GradingTools {
+  /** The grading's wall-clock budget, ms: what `GradingOverrun` messages quote. */
+  readonly budgetMs: number;
+  /** Checks tool arguments against a student-supplied JSON Schema off the server's thread. */
+  validateSchema(schema: unknown, value: unknown): Promise<SchemaVerdict | Overrun>;
+}
+
+/**
+ * The grading did not finish within its budget (or its sandbox died): the submission is marked as not
+ * finished, with `message` (Spanish, for the student) saying what overran. Not retried: the same
+ * submission would overrun again.
+ */
+export class GradingOverrun extends Error {
+  override readonly name = 'GradingOverrun';
+}
+
+/** Spanish wording of how many seconds a budget is. */
+export function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
 /**
  * Grades a submission one rule at a time, so the caller can store and report each rule as it is done.
- * A rule that throws is a bug of the grader, never the student's fault: it propagates.
+ * A rule that throws is a bug of the grader, never the student's fault: it propagates; `GradingOverrun`
+ * says the submission made the grader overrun its budget.
  */
-export function* gradeRules<C>(lab: LabDefinition<C>, content: string): Generator<GradedRule> {
-  const context = lab.prepare(content);
+export async function* gradeRules<C>(
+  lab: LabDefinition<C>,
+  content: string,
+  tools: GradingTools,
+): AsyncGenerator<GradedRule> {
+  const context = await lab.prepare(content, tools);
   for (const rule of lab.rules) {
     const verdict = rule.check(context);
     yield {
@@ -69,4 +99,15 @@ export function quote(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   const short = text.length > 60 ? `${text.slice(0, 59)}…` : text;
   return short.replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+}
+
+/** Every rule of a submission at once, for callers that need no progress. */
+export async function gradeAll<C>(
+  lab: LabDefinition<C>,
+  content: string,
+  tools: GradingTools,
+): Promise<GradedRule[]> {
+  const rules: GradedRule[] = [];
+  for await (const rule of gradeRules(lab, content, tools)) rules.push(rule);
+  return rules;
 }

@@ -2,6 +2,9 @@ export { findLab, LABS } from './catalog.js';
 export {
   excerpt,
   type GradedRule,
+  GradingOverrun,
+  type GradingTools,
+  gradeAll,
   gradeRules,
   type LabDefinition,
   quote,
@@ -12,6 +15,7 @@ export { type Analysis, analyse } from './handshake/analysis.js';
 export { handshakeLab } from './handshake/lab.js';
 export { HANDSHAKE_RULES } from './handshake/rules.js';
 export { type Entry, readTranscript } from './handshake/transcript.js';
+export { type GradingBudget, GradingSandbox, type Overrun } from './sandbox.js';
 export { LabStore } from './store.js';
 export { createLabSystem, defaultDatabaseFile, type LabSystem, type LabSystemOptions } from './system.js';
 export { toolSchemaLab } from './tool-schema/lab.js';

@@ -21,6 +21,10 @@ export interface SubmissionRow {
   rules_done: number;
   claimed_ms: number | null;
   finished_ms: number | null;
+  /** How many graders took it; one that stopped cleanly gave its turn back. */
+  attempts: number;
+  /** Why the grading did not finish (status `no_terminada`), in Spanish; null otherwise. */
+  reason: string | null;
 }
 
 export interface RuleResultRow {
@@ -30,7 +34,7 @@ export interface RuleResultRow {
   findings: Finding[];
 }
 
-const MIGRATIONS = [
+export const MIGRATIONS = [
   `CREATE TABLE session (
      id TEXT PRIMARY KEY,
      lab TEXT NOT NULL,
@@ -60,10 +64,51 @@ const MIGRATIONS = [
      findings TEXT NOT NULL,
      PRIMARY KEY (submission_id, position)
    ) WITHOUT ROWID;`,
+  // A grading that overruns its budget (or kills its grader) ends as `no_terminada`, with a reason, and
+  // `attempts` stops a submission that keeps killing its grader from being retried forever. SQLite cannot
+  // alter a CHECK constraint: both tables are rebuilt (child first, so the foreign key always holds).
+  `CREATE TABLE submission_v1 AS SELECT * FROM submission;
+   CREATE TABLE rule_result_v1 AS SELECT * FROM rule_result;
+   DROP TABLE rule_result;
+   DROP TABLE submission;
+   CREATE TABLE submission (
+     id TEXT PRIMARY KEY,
+     session_id TEXT NOT NULL REFERENCES session (id),
+     content TEXT NOT NULL,
+     size_bytes INTEGER NOT NULL,
+     submitted_ms INTEGER NOT NULL,
+     status TEXT NOT NULL
+       CHECK (status IN ('pendiente', 'evaluando', 'evaluada', 'fallo_interno', 'no_terminada')),
+     rules_total INTEGER NOT NULL,
+     rules_done INTEGER NOT NULL DEFAULT 0,
+     claimed_ms INTEGER,
+     finished_ms INTEGER,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     reason TEXT
+   );
+   INSERT INTO submission (id, session_id, content, size_bytes, submitted_ms, status, rules_total, rules_done,
+                           claimed_ms, finished_ms)
+     SELECT id, session_id, content, size_bytes, submitted_ms, status, rules_total, rules_done, claimed_ms,
+            finished_ms
+     FROM submission_v1;
+   CREATE INDEX submission_by_session ON submission (session_id, submitted_ms);
+   CREATE INDEX submission_by_status ON submission (status);
+   CREATE TABLE rule_result (
+     submission_id TEXT NOT NULL REFERENCES submission (id),
+     position INTEGER NOT NULL,
+     rule TEXT NOT NULL,
+     title TEXT NOT NULL,
+     outcome TEXT NOT NULL CHECK (outcome IN ('superada', 'fallida', 'no_aplica')),
+     findings TEXT NOT NULL,
+     PRIMARY KEY (submission_id, position)
+   ) WITHOUT ROWID;
+   INSERT INTO rule_result SELECT * FROM rule_result_v1;
+   DROP TABLE rule_result_v1;
+   DROP TABLE submission_v1;`,
 ];
 
 const SUBMISSION_COLUMNS = `s.id, s.session_id, se.lab, se.student, s.size_bytes, s.submitted_ms, s.status,
-  s.rules_total, s.rules_done, s.claimed_ms, s.finished_ms`;
+  s.rules_total, s.rules_done, s.claimed_ms, s.finished_ms, s.attempts, s.reason`;
 
 /** The lab suite's storage: every SQL statement of the system lives here. */
 export class LabStore {
@@ -115,7 +160,8 @@ export class LabStore {
 
   /**
    * Takes a submission for grading: only one grader (one process) wins it. A claim older than `staleMs`
-   * belongs to a grader that died mid-way; it is taken over and its partial results dropped.
+   * belongs to a grader that died mid-way; it is taken over and its partial results dropped. Every claim
+   * counts as an attempt.
    */
   claim(id: string, nowMs: number, staleMs: number): boolean {
     return this.db.transaction(() => {
@@ -149,7 +195,12 @@ export class LabStore {
   }
 
   finish(id: string, status: 'evaluada' | 'fallo_interno', nowMs: number): void {
-    this.statements.finish.run(status, nowMs, id);
+    this.statements.finish.run(status, nowMs, null, id);
+  }
+
+  /** Ends a grading that did not finish: it is not graded again. */
+  abandon(id: string, reason: string, nowMs: number): void {
+    this.statements.finish.run('no_terminada', nowMs, reason, id);
   }
 
   ruleResults(id: string): RuleResultRow[] {
@@ -185,7 +236,7 @@ function prepareStatements(db: SqlDatabase) {
     ),
     content: db.prepare('SELECT content FROM submission WHERE id = ?'),
     claim: db.prepare(
-      `UPDATE submission SET status = 'evaluando', claimed_ms = ?, rules_done = 0
+      `UPDATE submission SET status = 'evaluando', claimed_ms = ?, rules_done = 0, attempts = attempts + 1
        WHERE id = ? AND (status = 'pendiente' OR (status = 'evaluando' AND claimed_ms < ?))`,
     ),
     clearResults: db.prepare('DELETE FROM rule_result WHERE submission_id = ?'),
@@ -194,10 +245,11 @@ function prepareStatements(db: SqlDatabase) {
        VALUES (?, ?, ?, ?, ?, ?)`,
     ),
     release: db.prepare(
-      "UPDATE submission SET status = 'pendiente', claimed_ms = NULL, rules_done = 0 WHERE id = ? AND status = 'evaluando'",
+      `UPDATE submission SET status = 'pendiente', claimed_ms = NULL, rules_done = 0, attempts = attempts - 1
+       WHERE id = ? AND status = 'evaluando'`,
     ),
     progress: db.prepare('UPDATE submission SET rules_done = ? WHERE id = ?'),
-    finish: db.prepare('UPDATE submission SET status = ?, finished_ms = ? WHERE id = ?'),
+    finish: db.prepare('UPDATE submission SET status = ?, finished_ms = ?, reason = ? WHERE id = ?'),
     results: db.prepare(
       'SELECT rule, title, outcome, findings FROM rule_result WHERE submission_id = ? ORDER BY position',
     ),

@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { inProcessTransport, SystemError } from '@code-cluster/shared';
 import { LabClient, MAX_SUBMISSION_BYTES } from '@code-cluster/shared/lab';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAcademySystem } from '../academy/index.js';
+import { serveHttp } from '../http/serve.js';
+import { openDatabase } from '../storage/index.js';
+import { LabStore, MIGRATIONS } from './store.js';
 import { createLabSystem, type LabSystem, type LabSystemOptions } from './system.js';
 
 const dirs: string[] = [];
@@ -48,6 +52,69 @@ const TOOL = JSON.stringify(
   2,
 );
 
+/** A transcript whose listed schema has a pattern that backtracks for minutes on the call below it. */
+const REDOS = [
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"a","version":"1"}}}',
+  '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}',
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+  '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+  '{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"eco","inputSchema":{"type":"object","properties":{"texto":{"type":"string","pattern":"^(a+)+$"}}}}]}}',
+  `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"eco","arguments":{"texto":"${'a'.repeat(40)}!"}}}`,
+  '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params"}}',
+].join('\n');
+
+describe("lab system: students are the academy's", () => {
+  it('checks a student against the reference roster while the academy has no database yet', async () => {
+    const { lab } = open();
+    const known = await lab.startSession({ lab: 'mcp-handshake', student: 'tania-cruz' });
+    expect(known).toMatchObject({ student_verified: true });
+    expect(known.student_note).toContain('la lista de referencia de la academia');
+    const unknown = await failure(lab.startSession({ lab: 'mcp-handshake', student: 'zoe-nadie' }));
+    expect(unknown.status).toBe(404);
+    expect(unknown.message).toContain('No existe el estudiante "zoe-nadie" en la academia');
+    expect(unknown.message).toContain('palabras en minúsculas unidas por guiones (p. ej. ana-garcia)');
+    expect(unknown.message).toContain('SELECT id, nombre FROM estudiantes');
+  });
+
+  it("reads the academy's own database in the same data dir when there is one", async () => {
+    const { lab, file } = open();
+    const academyFile = join(file, '..', 'academy.db');
+    createAcademySystem({ file: academyFile }).close();
+    const db = openDatabase(academyFile);
+    db.prepare(
+      "INSERT INTO estudiantes (id, nombre, pais, cohorte, alta_en) VALUES ('zoe-nueva', 'Zoe', 'MX', '2026-B', '2026-11-01')",
+    ).run();
+    db.close();
+    const session = await lab.startSession({ lab: 'mcp-handshake', student: 'zoe-nueva' });
+    expect(session).toMatchObject({ student_verified: true });
+    expect(session.student_note).toContain('la base de datos de la academia');
+  });
+
+  it('asks a remote academy when told to, and opens the session unverified when it cannot', async () => {
+    const academy = createAcademySystem({ file: join(mkdtempSync(join(tmpdir(), 'code-academy-')), 'a.db') });
+    const service = await serveHttp(academy.handler, { port: 0 });
+    try {
+      const { lab } = open({ academyApiUrl: service.url });
+      expect(await lab.startSession({ lab: 'mcp-esquemas', student: 'bruno-diaz' })).toMatchObject({
+        student_verified: true,
+      });
+      expect((await failure(lab.startSession({ lab: 'mcp-esquemas', student: 'zoe-nadie' }))).status).toBe(
+        404,
+      );
+    } finally {
+      await service.close();
+      academy.close();
+    }
+    // The academy is gone: the lab still opens the session, and says it could not check the student.
+    const { lab } = open({ academyApiUrl: service.url });
+    const unverified = await lab.startSession({ lab: 'mcp-esquemas', student: 'bruno-diaz' });
+    expect(unverified.student_verified).toBe(false);
+    expect(unverified.student_note).toMatch(
+      /^No se pudo comprobar el estudiante en la academia \(.*no está disponible/,
+    );
+  });
+});
+
 describe('lab system', () => {
   it('lists both labs with their rules and serves each statement as markdown', async () => {
     const { lab } = open();
@@ -63,7 +130,7 @@ describe('lab system', () => {
 
   it('grades a submission in the background, rule by rule, and keeps the result', async () => {
     const { lab, system, file } = open({ stepDelayMs: 20 });
-    const session = await lab.startSession({ lab: 'mcp-esquemas', student: 'ana.garcia' });
+    const session = await lab.startSession({ lab: 'mcp-esquemas', student: 'ana-garcia' });
     const submitted = await lab.submit(session.id, TOOL);
     expect(submitted).toMatchObject({ status: 'pendiente', rules_total: 6, rules_done: 0 });
     await new Promise((r) => setTimeout(r, 50));
@@ -88,7 +155,7 @@ describe('lab system', () => {
 
   it('resumes a grading a previous process left unfinished', async () => {
     const first = open({ stepDelayMs: 1_000 });
-    const session = await first.lab.startSession({ lab: 'mcp-esquemas', student: 'bea' });
+    const session = await first.lab.startSession({ lab: 'mcp-esquemas', student: 'bruno-diaz' });
     const submitted = await first.lab.submit(session.id, TOOL);
     first.system.close();
     systems.splice(systems.indexOf(first.system), 1);
@@ -99,9 +166,90 @@ describe('lab system', () => {
     expect(result.submission.status).toBe('evaluada');
   });
 
+  it('marks a submission that overruns the grading budget as not finished, with the reason', async () => {
+    const { lab, system } = open({ gradingBudgetMs: 300 });
+    const session = await lab.startSession({ lab: 'mcp-handshake', student: 'ana-garcia' });
+    const submitted = await lab.submit(session.id, REDOS);
+    // The system answers while the pattern runs in the sandbox.
+    expect((await lab.health()).status).toBe('ok');
+    await system.idle();
+    const result = await lab.result(submitted.id);
+    expect(result.submission.status).toBe('no_terminada');
+    expect(result.passed).toBe(false);
+    expect(result.submission.reason).toMatch(/no terminó dentro de los 0.3 s[\s\S]*"\^\(a\+\)\+\$"/);
+    expect(system.store.submission(submitted.id)!.attempts).toBe(1);
+  });
+
+  it('gives up on a submission whose graders keep dying instead of grading it on every restart', async () => {
+    const first = open({ stepDelayMs: 1_000 });
+    const session = await first.lab.startSession({ lab: 'mcp-esquemas', student: 'ana-garcia' });
+    const submitted = await first.lab.submit(session.id, TOOL);
+    // A clean stop hands the grading back without spending an attempt.
+    first.system.close();
+    systems.splice(systems.indexOf(first.system), 1);
+    const store = new LabStore(first.file);
+    expect(store.submission(submitted.id)).toMatchObject({ status: 'pendiente', attempts: 0 });
+    // Three graders claimed it and died mid-way (no release), each claim long stale for the next one.
+    for (const at of [1_000, 100_000, 200_000]) expect(store.claim(submitted.id, at, 60_000)).toBe(true);
+    store.close();
+    const next = createLabSystem({ file: first.file, now: () => 300_000 });
+    systems.push(next);
+    await next.idle();
+    const result = await new LabClient(inProcessTransport(() => next.handler)).result(submitted.id);
+    expect(result.submission.status).toBe('no_terminada');
+    expect(result.passed).toBe(false);
+    expect(result.submission.reason).toContain('se interrumpió 3 veces sin terminar');
+    expect(result.rules).toEqual([]);
+  });
+
+  it('keeps the sessions, submissions and results of a database written before attempts existed', () => {
+    const { file } = open();
+    const old = openDatabase(`${file}.v1`, { migrations: MIGRATIONS.slice(0, 1) });
+    old.exec(`INSERT INTO session VALUES ('ses-000000000001', 'mcp-esquemas', 'ana-garcia', 1000);
+      INSERT INTO submission (id, session_id, content, size_bytes, submitted_ms, status, rules_total, rules_done,
+                              finished_ms)
+        VALUES ('ent-000000000001', 'ses-000000000001', '{}', 2, 2000, 'evaluada', 6, 1, 3000);
+      INSERT INTO rule_result VALUES ('ent-000000000001', 0, 'definicion_legible', 'x', 'superada', '[]');`);
+    old.close();
+    const store = new LabStore(`${file}.v1`);
+    expect(store.submission('ent-000000000001')).toMatchObject({
+      status: 'evaluada',
+      student: 'ana-garcia',
+      attempts: 0,
+      reason: null,
+    });
+    expect(store.ruleResults('ent-000000000001')).toEqual([
+      { rule: 'definicion_legible', title: 'x', outcome: 'superada', findings: [] },
+    ]);
+    store.close();
+  });
+
+  it('recognises a tools/list wrapper in mcp-esquemas: one tool is graded, several are refused by name', async () => {
+    const { lab, system } = open();
+    const session = await lab.startSession({ lab: 'mcp-esquemas', student: 'ana-garcia' });
+    const one = await lab.submit(session.id, JSON.stringify({ tools: [JSON.parse(TOOL)] }, null, 2));
+    const other = { ...JSON.parse(TOOL), name: 'estado_estacion' };
+    const two = await lab.submit(session.id, JSON.stringify({ tools: [JSON.parse(TOOL), other] }));
+    await system.idle();
+    const graded = await lab.result(one.id);
+    expect(graded.rules.filter((r) => r.outcome === 'fallida').map((r) => r.rule)).toEqual([
+      'esquema_ajustado',
+    ]);
+    const refused = await lab.result(two.id);
+    const readable = refused.rules.find((r) => r.rule === 'definicion_legible')!;
+    expect(readable.outcome).toBe('fallida');
+    expect(readable.findings[0]!.message).toContain(
+      'es una lista de 2 herramientas ("proximos_pases", "estado_estacion"), como la respuesta de tools/list',
+    );
+    expect(refused.rules.filter((r) => r.rule !== 'definicion_legible').map((r) => r.outcome)).toEqual(
+      Array(5).fill('no_aplica'),
+    );
+    expect(JSON.stringify(refused.rules)).not.toContain('undefined');
+  });
+
   it('refuses a submission over 64 KiB naming the limit and the size, storing nothing', async () => {
     const { lab } = open();
-    const session = await lab.startSession({ lab: 'mcp-handshake', student: 'carla' });
+    const session = await lab.startSession({ lab: 'mcp-handshake', student: 'carla-mendez' });
     const error = await failure(lab.submit(session.id, 'ñ'.repeat(40_000)));
     expect(error.status).toBe(413);
     expect(error.message).toContain(
@@ -116,6 +264,10 @@ describe('lab system', () => {
       'No existe el laboratorio "mcp-nada"',
     );
     expect((await failure(lab.startSession({ lab: 'mcp-handshake', student: 'con espacios' }))).status).toBe(
+      422,
+    );
+    // The one student id format of the cluster is the academy's: `ana.garcia` is refused.
+    expect((await failure(lab.startSession({ lab: 'mcp-handshake', student: 'ana.garcia' }))).status).toBe(
       422,
     );
     expect((await failure(lab.submit('ses-000000000000', 'x'))).message).toContain('No existe la sesión');

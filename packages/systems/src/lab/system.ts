@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { IncomingRestRequest, RestHandler } from '@code-cluster/shared';
 import {
   type GradingResult,
@@ -18,7 +18,9 @@ import { badRequest, HttpProblem, jsonResponse, notFound, unprocessable } from '
 import { createRouter } from '../http/router.js';
 import { dataDir } from '../storage/index.js';
 import { findLab, LABS } from './catalog.js';
-import { gradeRules, type LabDefinition } from './grading.js';
+import { GradingOverrun, gradeRules, type LabDefinition, seconds } from './grading.js';
+import { embeddedRoster, remoteRoster, type StudentRoster } from './roster.js';
+import { GradingSandbox } from './sandbox.js';
 import { LabStore, type SessionRow, type SubmissionRow } from './store.js';
 
 export interface LabSystemOptions {
@@ -26,6 +28,19 @@ export interface LabSystemOptions {
   file?: string;
   /** Pause between two rules while grading, ms: lets a client watch the progress (demos, tests). */
   stepDelayMs?: number;
+  /**
+   * Wall-clock budget of one grading, ms (pauses of `stepDelayMs` excluded): past it the grading stops
+   * and the submission is `no_terminada`. Default 10 000.
+   */
+  gradingBudgetMs?: number;
+  /**
+   * Base URL (and token) of the academy system whose roster owns student ids. Unset: the academy of the
+   * same data dir, read in process (its `academy.db`, else its reference roster).
+   */
+  academyApiUrl?: string | undefined;
+  academyApiToken?: string | undefined;
+  /** The roster itself, instead of one built from the settings above. */
+  roster?: StudentRoster;
   /** The system's clock, Unix ms (tests pin it). */
   now?: () => number;
   onError?: (error: unknown) => void;
@@ -42,6 +57,12 @@ export interface LabSystem {
 const VERSION = '0.1.0';
 /** A grading claimed longer ago than this belongs to a process that died; another one takes it over. */
 const STALE_CLAIM_MS = 60_000;
+const DEFAULT_GRADING_BUDGET_MS = 10_000;
+/**
+ * Graders a submission may take down (the process died mid-grading, so it never gave its turn back)
+ * before it is marked as not finished instead of being graded again on every restart.
+ */
+const MAX_ATTEMPTS = 3;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const newId = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex')}`;
@@ -52,9 +73,18 @@ export function defaultDatabaseFile(env: NodeJS.ProcessEnv = process.env): strin
 
 /** The lab suite's REST API (see packages/shared/src/lab/schemas.ts), grading submissions in the background. */
 export function createLabSystem(options: LabSystemOptions = {}): LabSystem {
-  const store = new LabStore(options.file ?? defaultDatabaseFile());
+  const file = options.file ?? defaultDatabaseFile();
+  const store = new LabStore(file);
+  const roster =
+    options.roster ??
+    (options.academyApiUrl
+      ? remoteRoster({ baseUrl: options.academyApiUrl, token: options.academyApiToken })
+      : // The academy system keeps `academy.db` in the same data dir (see its defaultDatabaseFile).
+        embeddedRoster(join(dirname(file), 'academy.db')));
   const now = options.now ?? Date.now;
   const stepDelayMs = options.stepDelayMs ?? 0;
+  const budgetMs = options.gradingBudgetMs ?? DEFAULT_GRADING_BUDGET_MS;
+  const sandbox = new GradingSandbox();
   let closed = false;
   let grading: string | undefined;
   let queue: Promise<void> = Promise.resolve();
@@ -97,18 +127,42 @@ export function createLabSystem(options: LabSystemOptions = {}): LabSystem {
   const grade = async (id: string): Promise<void> => {
     if (closed || !store.claim(id, now(), STALE_CLAIM_MS)) return;
     const row = store.submission(id)!;
+    if (row.attempts > MAX_ATTEMPTS) {
+      store.abandon(
+        id,
+        `La corrección de esta entrega se interrumpió ${row.attempts - 1} veces sin terminar (el corrector ` +
+          'se detuvo a mitad de ella) y no se vuelve a intentar. Revisa que no contenga esquemas, patrones o ' +
+          'mensajes desmesurados y envíala de nuevo con enviar_entrega.',
+        now(),
+      );
+      return;
+    }
     grading = id;
+    const budget = sandbox.budget(budgetMs);
     try {
       let position = 0;
-      for (const result of gradeRules(lab(row.lab), store.content(id) ?? '')) {
+      for await (const result of gradeRules(lab(row.lab), store.content(id) ?? '', budget)) {
         await pause(stepDelayMs);
+        budget.extend(stepDelayMs);
         if (closed) return;
+        if (budget.remainingMs() <= 0) {
+          throw new GradingOverrun(
+            `La corrección no terminó dentro de los ${seconds(budgetMs)} que tiene y se detuvo tras ` +
+              `${position} de ${row.rules_total} reglas. Reduce la entrega a la sesión que pide el enunciado ` +
+              'y vuelve a enviarla.',
+          );
+        }
         store.addRuleResult(id, position++, result);
       }
       store.finish(id, 'evaluada', now());
     } catch (error) {
-      options.onError?.(error);
-      if (!closed) store.finish(id, 'fallo_interno', now());
+      // Closing hands the grading back (see close); nothing of it is recorded.
+      if (closed) return;
+      if (error instanceof GradingOverrun) store.abandon(id, error.message, now());
+      else {
+        options.onError?.(error);
+        store.finish(id, 'fallo_interno', now());
+      }
     } finally {
       grading = undefined;
     }
@@ -146,12 +200,29 @@ export function createLabSystem(options: LabSystemOptions = {}): LabSystem {
       {
         method: 'POST',
         pattern: '/v1/sessions',
-        handle: ({ request }) => {
+        handle: async ({ request }) => {
           const body = parseBody(request, StartSessionRequestSchema);
           const found = lab(body.lab);
+          const answer = await roster.check(body.student, request.signal);
+          if (answer.kind === 'desconocido') {
+            throw notFound(
+              `No existe el estudiante ${JSON.stringify(body.student)} en la academia. Los ids de estudiante ` +
+                'son los de la academia: palabras en minúsculas unidas por guiones (p. ej. ana-garcia). Para ' +
+                'ver los válidos, en academy-mcp: consulta_sql {"sql": "SELECT id, nombre FROM estudiantes"}.',
+              { student: body.student },
+            );
+          }
           const row = { id: newId('ses'), lab: found.id, student: body.student, started_ms: now() };
           store.insertSession(row);
-          return jsonResponse(201, sessionDto({ ...row, submissions: 0 }));
+          return jsonResponse(201, {
+            ...sessionDto({ ...row, submissions: 0 }),
+            student_verified: answer.kind === 'conocido',
+            student_note:
+              answer.kind === 'conocido'
+                ? `Estudiante comprobado en ${answer.source}.`
+                : `No se pudo comprobar el estudiante en la academia (${answer.reason}); la sesión se abrió ` +
+                  'igualmente, sin verificar.',
+          });
         },
       },
       {
@@ -204,7 +275,12 @@ export function createLabSystem(options: LabSystemOptions = {}): LabSystem {
           const rules = store.ruleResults(row.id);
           const result: GradingResult = {
             submission: submissionDto(row),
-            passed: row.status === 'evaluada' ? rules.every((r) => r.outcome !== 'fallida') : null,
+            passed:
+              row.status === 'evaluada'
+                ? rules.every((r) => r.outcome !== 'fallida')
+                : row.status === 'no_terminada'
+                  ? false
+                  : null,
             rules,
           };
           return result;
@@ -222,6 +298,8 @@ export function createLabSystem(options: LabSystemOptions = {}): LabSystem {
       closed = true;
       // A grading cut short is handed back, not left claimed until it goes stale.
       if (grading) store.release(grading);
+      sandbox.close();
+      void roster.close?.();
       store.close();
     },
   };
@@ -259,6 +337,7 @@ function submissionDto(row: SubmissionRow): Submission {
     rules_total: row.rules_total,
     rules_done: row.rules_done,
     finished_at: row.finished_ms === null ? null : iso(row.finished_ms),
+    reason: row.reason,
   };
 }
 

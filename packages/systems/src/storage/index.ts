@@ -1,4 +1,5 @@
-export { dataDir } from './data-dir.js';
+export { checkDataDir, type DataDirCheck, dataDir } from './data-dir.js';
+export { StorageError, type StorageProblem, storageProblem } from './errors.js';
 export {
   type OpenOptions,
   openDatabase,

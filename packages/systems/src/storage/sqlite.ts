@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { asStorageError, StorageError } from './errors.js';
 
 /**
  * The one SQLite seam of the systems: better-sqlite3 on Node 20, `node:sqlite` where the runtime has it
@@ -70,10 +71,37 @@ function loadBuiltin(): { DatabaseSync: new (f: string, o: { readOnly: boolean }
   }
 }
 
+/** Runs `work`, turning a failure of the storage itself (disk full, read-only, cannot open) into a StorageError. */
+function guarded<T>(file: string, work: () => T, readonly = false): T {
+  try {
+    return work();
+  } catch (error) {
+    const translated = asStorageError(error, file);
+    // A read-only connection refuses writes by design: that is the caller's answer, not a storage fault.
+    if (readonly && translated instanceof StorageError && translated.problem === 'sin_escritura') throw error;
+    throw translated;
+  }
+}
+
+/**
+ * `CODE_CLUSTER_SQLITE_MAX_PAGES`: a cap on each database, in pages of 4 KiB, for an operator who shares a
+ * disk; reaching it is a real SQLITE_FULL, which is also how the disk-full path is tested.
+ */
+function maxPages(): number | undefined {
+  const value = Number(process.env.CODE_CLUSTER_SQLITE_MAX_PAGES);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
 export function openDatabase(file: string, options: OpenOptions = {}): SqlDatabase {
+  return guarded(file, () => open(file, options));
+}
+
+function open(file: string, options: OpenOptions): SqlDatabase {
   if (file !== ':memory:' && !options.readonly) mkdirSync(dirname(file), { recursive: true });
   const { db, driver } = openNative(file, options.readonly ?? false);
   db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}`);
+  const pages = maxPages();
+  if (pages) db.exec(`PRAGMA max_page_count = ${pages}`);
   if (!options.readonly) {
     // WAL lets several server processes read while one writes; FULL makes a commit survive power loss.
     db.exec('PRAGMA journal_mode = WAL');
@@ -82,33 +110,41 @@ export function openDatabase(file: string, options: OpenOptions = {}): SqlDataba
   }
 
   let depth = 0;
+  const guard = <T>(work: () => T): T => guarded(file, work, options.readonly);
   const database: SqlDatabase = {
     file,
     driver,
     exec: (sql) => {
-      db.exec(sql);
+      guard(() => db.exec(sql));
     },
     prepare(sql) {
-      const statement = db.prepare(sql);
+      const statement = guard(() => db.prepare(sql));
       return {
-        run: (...params) => {
-          const result = statement.run(...params);
-          return { changes: Number(result.changes), lastInsertRowid: result.lastInsertRowid };
-        },
-        get: <T>(...params: SqlValue[]) => (statement.get(...params) ?? undefined) as T | undefined,
-        all: <T>(...params: SqlValue[]) => statement.all(...params) as T[],
+        run: (...params) =>
+          guard(() => {
+            const result = statement.run(...params);
+            return { changes: Number(result.changes), lastInsertRowid: result.lastInsertRowid };
+          }),
+        get: <T>(...params: SqlValue[]) =>
+          guard(() => (statement.get(...params) ?? undefined) as T | undefined),
+        all: <T>(...params: SqlValue[]) => guard(() => statement.all(...params) as T[]),
       };
     },
     transaction(work) {
       if (depth > 0) return work();
-      db.exec('BEGIN IMMEDIATE');
+      guard(() => db.exec('BEGIN IMMEDIATE'));
       depth++;
       try {
         const result = work();
-        db.exec('COMMIT');
+        guard(() => db.exec('COMMIT'));
         return result;
       } catch (error) {
-        db.exec('ROLLBACK');
+        try {
+          db.exec('ROLLBACK');
+        } catch {
+          // SQLite already rolled back on its own (it does on SQLITE_FULL and I/O errors): the first
+          // error is the one that says what happened, not "cannot rollback - no transaction is active".
+        }
         throw error;
       } finally {
         depth--;

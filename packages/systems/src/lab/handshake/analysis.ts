@@ -1,4 +1,5 @@
 import { allowedBeforeInitialized, type JsonRpcId } from '@code-cluster/shared/protocol';
+import type { SchemaVerdict } from './json-schema.js';
 import type { Entry } from './transcript.js';
 
 /** Where the session stood when a client request was sent (DESIGN.md §3 rule 1). */
@@ -13,6 +14,8 @@ export interface Exchange {
   phase: Phase;
   /** Another request with the same id was still unanswered when this one was sent. */
   duplicateInFlight: boolean;
+  /** An earlier request of the session, already answered, used the same id (MCP forbids reuse). */
+  reusedAfter: Exchange | undefined;
   responses: Entry[];
 }
 
@@ -51,6 +54,8 @@ export interface Analysis {
   version: string | undefined;
   /** inputSchema of every tool a tools/list result showed; undefined when the transcript lists none. */
   tools: Map<string, unknown> | undefined;
+  /** Each judgeable tools/call checked against its listed inputSchema (filled by `judgeArguments`). */
+  argumentVerdicts: Map<Exchange, SchemaVerdict>;
 }
 
 export function answerOf(entry: Entry): ServerAnswer | undefined {
@@ -82,6 +87,7 @@ export function analyse(entries: Entry[]): Analysis {
     initialize: undefined,
     version: undefined,
     tools: undefined,
+    argumentVerdicts: new Map(),
   };
   let phase: Phase = 'awaiting-initialize';
   let lastClient: Entry | undefined;
@@ -90,7 +96,8 @@ export function analyse(entries: Entry[]): Analysis {
     const { incoming } = entry;
     if (entry.from === 'client') {
       if (incoming.kind === 'request') {
-        const inFlight = analysis.exchanges.some((e) => e.id === incoming.id && e.responses.length === 0);
+        const earlier = analysis.exchanges.filter((e) => e.id === incoming.id);
+        const inFlight = earlier.some((e) => e.responses.length === 0);
         const params = (incoming.message.params ?? {}) as Record<string, unknown>;
         const exchange: Exchange = {
           request: entry,
@@ -99,6 +106,7 @@ export function analyse(entries: Entry[]): Analysis {
           params,
           phase,
           duplicateInFlight: inFlight,
+          reusedAfter: inFlight ? undefined : earlier.at(-1),
           responses: [],
         };
         analysis.exchanges.push(exchange);
@@ -171,12 +179,15 @@ function pair(analysis: Analysis, entry: Entry, answer: ServerAnswer): Exchange 
     }
   }
   const code = answer.error?.code;
-  const unread = analysis.expectations.find(
+  const unanswered = analysis.expectations.filter(
     (x) =>
       x.id === null &&
       x.answers.length === 0 &&
       (answer.id === null || PARSE_ERROR_CODES.has(code as number)),
   );
+  // Answers to unreadable lines carry no id: pair by the error code first, so a missing -32700 is blamed
+  // on its own line rather than on the -32600 that answers the next one.
+  const unread = unanswered.find((x) => x.code === code) ?? unanswered[0];
   if (unread) {
     unread.answers.push(entry);
     return unread;

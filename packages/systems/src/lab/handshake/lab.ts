@@ -1,5 +1,6 @@
 import type { LabDefinition } from '../grading.js';
 import { type Analysis, analyse } from './analysis.js';
+import { judgeArguments } from './arguments.js';
 import { HANDSHAKE_RULES } from './rules.js';
 import { readTranscript } from './transcript.js';
 
@@ -19,7 +20,9 @@ la dirección de cada línea:
 
 Sin marca, el corrector la deduce: peticiones y notificaciones son del cliente (salvo las que solo envía un
 servidor, como \`sampling/createMessage\` o \`notifications/message\`) y las respuestas son del servidor.
-Las líneas vacías y las que empiezan por \`#\` se ignoran. Tamaño máximo: 64 KiB.
+Las líneas vacías y las que empiezan por \`#\` se ignoran. Tamaño máximo: 64 KiB. La corrección tiene un
+tiempo máximo: si un \`pattern\` de los esquemas de tu transcripción tarda demasiado (por ejemplo \`^(a+)+$\`,
+que retrocede sin fin con ciertas entradas), la entrega queda **no terminada**, con el motivo.
 
 \`\`\`
 → {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"yo","version":"1"}}}
@@ -43,9 +46,9 @@ Una buena transcripción pone a prueba al servidor, no solo el camino feliz:
 
 | regla | qué exige |
 |---|---|
-| \`orden_del_ciclo\` | antes de completar la inicialización solo se atienden \`initialize\` y \`ping\`; lo demás recibe -32000 "Server not initialized"; un segundo \`initialize\` es un error |
+| \`orden_del_ciclo\` | antes de completar la inicialización solo se atienden \`initialize\` y \`ping\` (que se responde siempre); lo demás recibe -32000 "Server not initialized"; un segundo \`initialize\` es un error |
 | \`version_negociada\` | versión soportada pedida → la misma; otra → la más reciente soportada (2025-11-25) |
-| \`emparejamiento_de_ids\` | cada petición con id recibe exactamente una respuesta con ese id; nada responde a ids que no se pidieron; no hay ids repetidos en vuelo |
+| \`emparejamiento_de_ids\` | cada petición con id recibe exactamente una respuesta con ese id; nada responde a ids que no se pidieron; ningún id se repite en la sesión, ni en vuelo ni ya respondido |
 | \`notificaciones_sin_respuesta\` | una notificación nunca se responde, aunque sea desconocida o esté mal formada |
 | \`capas_de_error\` | herramienta desconocida → -32602; argumentos fuera del esquema → -32602 hasta 2025-06-18 y resultado con \`isError: true\` desde 2025-11-25; error de dominio → siempre resultado con \`isError: true\` |
 | \`lineas_invalidas\` | línea que no es JSON → -32700 con id null; JSON que no es petición → -32600; stdout solo lleva JSON-RPC |
@@ -74,6 +77,10 @@ export const handshakeLab: LabDefinition<Analysis> = {
     'Un error de dominio (satélite inexistente, estación en mantenimiento) es un resultado con isError: true, ' +
       'nunca un error JSON-RPC.',
   ],
-  prepare: (content) => analyse(readTranscript(content)),
+  prepare: async (content, tools) => {
+    const analysis = analyse(readTranscript(content));
+    await judgeArguments(analysis, tools);
+    return analysis;
+  },
   rules: HANDSHAKE_RULES,
 };

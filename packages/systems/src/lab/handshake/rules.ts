@@ -9,7 +9,6 @@ import {
 } from '@code-cluster/shared/protocol';
 import { excerpt, quote, type RuleDefinition } from '../grading.js';
 import { type Analysis, answerOf, type Exchange, refusedByLifecycle, type ServerAnswer } from './analysis.js';
-import { validate } from './json-schema.js';
 import type { Entry } from './transcript.js';
 
 /** The rules of DESIGN.md §3 a transcript is graded on, in the order they are reported. */
@@ -37,6 +36,11 @@ const isNotification = (entry: Entry | undefined) =>
 
 const notificationName = (entry: Entry) =>
   entry.incoming.kind === 'notification' ? quote(entry.incoming.method) : 'mal formada';
+
+const whenOf = (exchange: Exchange) =>
+  exchange.phase === 'awaiting-initialize'
+    ? 'antes de initialize'
+    : 'entre initialize y notifications/initialized';
 
 export const lifecycleOrder: RuleDefinition<Analysis> = {
   id: 'orden_del_ciclo',
@@ -72,11 +76,20 @@ export const lifecycleOrder: RuleDefinition<Analysis> = {
         }
         continue;
       }
+      if (exchange.method === 'ping' && exchange.phase !== 'ready') {
+        if (answer.error) {
+          findings.push(
+            at(
+              response,
+              `${asked} llegó ${whenOf(exchange)} y se respondió con ${describe(answer)}: ping se atiende en ` +
+                'cualquier momento, también antes de completar la inicialización, con un resultado vacío {}.',
+            ),
+          );
+        }
+        continue;
+      }
       if (!refusedByLifecycle(exchange)) continue;
-      const when =
-        exchange.phase === 'awaiting-initialize'
-          ? 'antes de initialize'
-          : 'entre initialize y notifications/initialized';
+      const when = whenOf(exchange);
       if (!answer.error) {
         findings.push(
           at(
@@ -131,7 +144,7 @@ export const idPairing: RuleDefinition<Analysis> = {
   title: 'Emparejamiento de ids',
   description:
     'Cada petición del cliente con un id válido recibe exactamente una respuesta con ese mismo id; ninguna ' +
-    'respuesta lleva un id que no se pidió, y no hay dos peticiones pendientes con el mismo id.',
+    'respuesta lleva un id que no se pidió, y ningún id se repite en la sesión (ni en vuelo ni ya respondido).',
   check(a) {
     const findings: Finding[] = [];
     a.exchanges.forEach((exchange, index) => {
@@ -146,6 +159,16 @@ export const idPairing: RuleDefinition<Analysis> = {
             `El id ${quote(exchange.id)} ya estaba en vuelo (la petición de la línea ${earlier?.request.line} ` +
               'aún no tenía respuesta): cada petición pendiente necesita un id propio o las respuestas no se ' +
               'pueden emparejar.',
+          ),
+        );
+      }
+      if (exchange.reusedAfter) {
+        findings.push(
+          at(
+            exchange.request,
+            `El id ${quote(exchange.id)} ya lo usó la petición de la línea ${exchange.reusedAfter.request.line}, ` +
+              'ya respondida: en MCP un id no se reutiliza dentro de la misma sesión, aunque la petición ' +
+              'anterior haya terminado.',
           ),
         );
       }
@@ -256,8 +279,8 @@ export const errorLayers: RuleDefinition<Analysis> = {
         }
         continue;
       }
-      const verdict = validate(a.tools.get(name), args ?? {});
-      if (verdict.kind === 'unknown') continue;
+      const verdict = a.argumentVerdicts.get(call);
+      if (!verdict || verdict.kind === 'unknown') continue;
       if (verdict.kind === 'invalid') {
         const wanted = asResults
           ? answer.result?.isError === true
@@ -296,10 +319,27 @@ export const unreadableLines: RuleDefinition<Analysis> = {
   title: 'Líneas ilegibles y salida limpia',
   description:
     'Una línea que no es JSON recibe -32700 con id null; un JSON que no es una petición válida, -32600 (con ' +
-    'su id si lo tiene). El servidor sigue funcionando después, y solo escribe mensajes JSON-RPC.',
+    'su id si lo tiene). El servidor sigue funcionando después, y solo escribe mensajes JSON-RPC, uno por ' +
+    'línea (un JSON repartido en varias líneas rompe el protocolo).',
   check(a) {
-    if (a.expectations.length === 0 && a.serverNoise.length === 0) return 'no_aplica';
+    const spread = a.entries.filter((e) => e.lastLine !== undefined);
+    if (a.expectations.length === 0 && a.serverNoise.length === 0 && spread.length === 0) return 'no_aplica';
     const findings: Finding[] = [];
+    const firstSpread = spread[0];
+    if (firstSpread) {
+      const others = spread.length - 1;
+      findings.push(
+        at(
+          firstSpread,
+          `El mensaje de las líneas ${firstSpread.line}–${firstSpread.lastLine} ocupa varias líneas` +
+            (others > 0 ? ` (y ${others} ${others === 1 ? 'mensaje más' : 'mensajes más'} también)` : '') +
+            ': en MCP por stdio cada mensaje JSON-RPC va en una sola línea, sin saltos de línea dentro, ' +
+            'porque el salto de línea es lo que separa un mensaje del siguiente. Se corrigió como si cada ' +
+            'uno estuviera en su línea; entrega la transcripción tal como viajó, un mensaje por línea (p. ej. ' +
+            'compactando cada uno con jq -c).',
+        ),
+      );
+    }
     for (const expected of a.expectations) {
       const what =
         expected.code === ErrorCodes.ParseError ? 'no es JSON' : 'no es una petición JSON-RPC válida';

@@ -15,7 +15,12 @@ export interface Entry {
   value: unknown;
   /** How the shared protocol rules classify the line (what a server receiving it must do). */
   incoming: Incoming;
+  /** Last line of a message spread over several lines (pretty-printed JSON); absent for one-line ones. */
+  lastLine?: number;
 }
+
+/** Longest pretty-printed message taken as one: past it, the lines are read one by one. */
+const MAX_MESSAGE_LINES = 400;
 
 const TO_SERVER = ['→', '->', '>'];
 const TO_CLIENT = ['←', '<-', '<'];
@@ -57,9 +62,12 @@ export function readTranscript(content: string): Entry[] {
   const entries: Entry[] = [];
   const serverRequests = new Set<JsonRpcId>();
   const clientRequests = new Set<JsonRpcId>();
-  content.split(/\r?\n/).forEach((raw, index) => {
-    const { side, text } = directionMark(raw);
-    if (text === '' || text.startsWith('#')) return;
+  const lines = content.split(/\r?\n/);
+  for (let index = 0; index < lines.length; index++) {
+    const { side, text: first } = directionMark(lines[index]!);
+    if (first === '' || first.startsWith('#')) continue;
+    const spread = spreadMessage(lines, index, first);
+    const text = spread?.text ?? first;
     const parsed = parseLine(text);
     const incoming = classifyLine(text);
     const from =
@@ -74,9 +82,33 @@ export function readTranscript(content: string): Entry[] {
       text,
       value: parsed.ok ? parsed.value : undefined,
       incoming,
+      ...(spread ? { lastLine: spread.last + 1 } : {}),
     });
-  });
+    if (spread) index = spread.last;
+  }
   return entries;
+}
+
+/**
+ * A message pretty-printed over several lines, starting at `start`: it is read as the one message it is
+ * (and reported once, by lineas_invalidas) instead of as a dozen lines that are not JSON.
+ */
+function spreadMessage(
+  lines: string[],
+  start: number,
+  first: string,
+): { text: string; last: number } | undefined {
+  if (!(first.startsWith('{') || first.startsWith('[')) || parseLine(first).ok) return undefined;
+  let text = first;
+  for (let next = start + 1; next < lines.length && next - start < MAX_MESSAGE_LINES; next++) {
+    const line = lines[next]!.trim();
+    // A marked line starts the next message: this one never closed.
+    if (directionMark(line).side !== undefined) return undefined;
+    text += `\n${line}`;
+    // Only a line that could close the value is worth a parse.
+    if ((line.endsWith('}') || line.endsWith(']')) && parseLine(text).ok) return { text, last: next };
+  }
+  return undefined;
 }
 
 function inferSide(

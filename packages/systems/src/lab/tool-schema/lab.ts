@@ -12,6 +12,9 @@ export interface ToolSubmission {
 const ANNOTATIONS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 const WHEN_TO_USE = /\b(úsala|usala|úsalo|usa|cuando|para)\b/i;
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 function read(content: string): ToolSubmission {
   const lines = content.split(/\r?\n/);
   let value: unknown;
@@ -20,10 +23,34 @@ function read(content: string): ToolSubmission {
   } catch (error) {
     return { tool: undefined, unreadable: `no es JSON válido (${(error as Error).message})`, lines };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { tool: undefined, unreadable: 'no es un objeto JSON', lines };
+  const listed = listedTools(value);
+  if (listed?.length === 1 && isObject(listed[0])) return { tool: listed[0], unreadable: undefined, lines };
+  if (listed) {
+    const names = listed.map((tool) => (isObject(tool) ? tool.name : undefined));
+    return {
+      tool: undefined,
+      unreadable:
+        listed.length === 0
+          ? 'es una lista de herramientas vacía: entrega la definición de una herramienta'
+          : `es una lista de ${listed.length} herramientas (${names.map((n) => quote(n)).join(', ')}), como ` +
+            'la respuesta de tools/list, y el laboratorio corrige una sola definición: entrega solo el ' +
+            `objeto de una de ellas (p. ej. el de ${quote(names[0])}), sin el envoltorio {"tools": [...]}`,
+      lines,
+    };
   }
-  return { tool: value as Record<string, unknown>, unreadable: undefined, lines };
+  if (!isObject(value)) return { tool: undefined, unreadable: 'no es un objeto JSON', lines };
+  return { tool: value, unreadable: undefined, lines };
+}
+
+/**
+ * The tools of a submission that wraps definitions as tools/list does: `{"tools": [...]}`, the whole
+ * JSON-RPC response around it, or a bare array; undefined for anything else (a definition itself).
+ */
+function listedTools(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (!isObject(value) || 'name' in value) return undefined;
+  const result = isObject(value.result) ? value.result : value;
+  return Array.isArray(result.tools) ? result.tools : undefined;
 }
 
 /** The first line that mentions `"key"`, so a finding points where the student can fix it. */
@@ -33,9 +60,6 @@ function near(submission: ToolSubmission, key: string, message: string): Finding
     ? { line: null, message }
     : { line: index + 1, message, excerpt: excerpt(submission.lines[index]!) };
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Applies only to a readable definition: an unreadable one fails the first rule alone. */
 function readable(check: (tool: Record<string, unknown>, s: ToolSubmission) => Finding[]) {
@@ -47,7 +71,8 @@ const RULES: RuleDefinition<ToolSubmission>[] = [
     id: 'definicion_legible',
     title: 'Definición legible',
     description:
-      'La entrega es un objeto JSON con la definición de una herramienta, tal como sale en tools/list.',
+      'La entrega es un objeto JSON con la definición de una herramienta, tal como sale en tools/list (una ' +
+      'sola: de una lista {"tools": [...]} con una herramienta se corrige esa).',
     check: (s) => (s.unreadable ? [{ line: null, message: `La entrega ${s.unreadable}.` }] : []),
   },
   {
@@ -211,7 +236,7 @@ Un objeto JSON (máximo 64 KiB) con la definición, tal como la devolvería \`to
 
 | regla | qué exige |
 |---|---|
-| \`definicion_legible\` | un objeto JSON |
+| \`definicion_legible\` | un objeto JSON con una sola definición (no la lista \`{"tools": [...]}\` de tools/list) |
 | \`nombre\` | snake_case, hasta 64 caracteres |
 | \`titulo_y_descripcion\` | \`title\` no vacío; \`description\` de 40+ caracteres que dice cuándo usarla |
 | \`anotaciones\` | las cuatro anotaciones, booleanas y coherentes |
