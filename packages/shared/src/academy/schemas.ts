@@ -7,6 +7,14 @@ const isoTime = z.iso.datetime({ offset: false });
 /** Course, lesson, quiz and student ids: lowercase words joined by dashes (`mcp-01-nxm`, `est-007`). */
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SlugSchema = z.string().min(1).max(64).regex(SLUG);
+/**
+ * Student ids, the one format of the cluster (the academy's roster owns it; the lab checks against it):
+ * the name and surname in lowercase ASCII joined by hyphens, `ana-garcia`.
+ */
+export const STUDENT_ID = SLUG;
+export const STUDENT_ID_RULE =
+  'minúsculas sin acentos (a-z), dígitos y guiones entre palabras: nombre y apellido, p. ej. ana-garcia ' +
+  '(no ana.garcia ni Ana-Garcia)';
 /** Question keys inside a quiz (`p1`) and option keys inside a question (`a`). */
 export const QuestionKeySchema = z.string().regex(/^p[0-9]{1,2}$/);
 export const OptionKeySchema = z.string().regex(/^[a-f]$/);

@@ -1,5 +1,8 @@
 import { openDatabase, type SqlDatabase } from '../storage/index.js';
-import { COURSES, QUIZZES, STUDENTS } from './content.js';
+import { COURSES, QUIZZES, type QuizSeed, STUDENTS } from './content.js';
+
+/** Case and accents folded the Unicode way, so "orbita" finds "Órbitas" and "estacion" finds "estación". */
+export const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('es');
 
 /**
  * Table and column names are Spanish on purpose: `consulta_sql` and `schema://tablas/{tabla}` show them
@@ -91,6 +94,19 @@ const OPTION_KEYS = 'abcdef';
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
+const questionRows = (q: QuizSeed) =>
+  q.questions.map((p, i) =>
+    row(
+      q.id,
+      `p${i + 1}`,
+      i + 1,
+      p.text,
+      JSON.stringify(Object.fromEntries(p.options.map((o, j) => [OPTION_KEYS[j], o]))),
+      OPTION_KEYS[p.correct]!,
+      p.explanation,
+    ),
+  );
+
 /**
  * The reference data as one migration: courses and quizzes from content.ts, and twenty students whose
  * enrollments and progress follow a fixed rule (so every install has the same numbers to analyse).
@@ -109,18 +125,7 @@ function seedSql(): string {
       row(q.id, q.lesson, q.title, q.passRatio),
     ).join(',\n')};`,
     `INSERT INTO preguntas (quiz_id, clave, orden, enunciado, opciones_json, correcta, explicacion) VALUES ${QUIZZES.flatMap(
-      (q) =>
-        q.questions.map((p, i) =>
-          row(
-            q.id,
-            `p${i + 1}`,
-            i + 1,
-            p.text,
-            JSON.stringify(Object.fromEntries(p.options.map((o, j) => [OPTION_KEYS[j], o]))),
-            OPTION_KEYS[p.correct]!,
-            p.explanation,
-          ),
-        ),
+      questionRows,
     ).join(',\n')};`,
     `INSERT INTO estudiantes (id, nombre, pais, cohorte, alta_en) VALUES ${STUDENTS.map((s, i) =>
       row(s.id, s.name, s.country, s.cohort, isoDay(Date.parse('2026-01-05T10:00:00Z') + i * 3 * DAY)),
@@ -175,7 +180,24 @@ function seedSql(): string {
   return statements.join('\n');
 }
 
-const MIGRATIONS = [SCHEMA, seedSql()];
+/**
+ * Installs seeded before quiz-mcp-04 existed had the `horas: 200` question as p3 of quiz-mcp-01 (the N×M
+ * lesson); it belongs to mcp-04-errores, the lesson that teaches the answer. On a fresh install (seeded
+ * from content.ts as it is now) every statement here changes nothing.
+ */
+function moveErrorsQuiz(): string {
+  const quiz = QUIZZES.find((q) => q.id === 'quiz-mcp-04')!;
+  const nxm = QUIZZES.find((q) => q.id === 'quiz-mcp-01')!;
+  return [
+    `DELETE FROM preguntas WHERE quiz_id = 'quiz-mcp-01' AND clave = 'p3';`,
+    `UPDATE quizzes SET titulo = ${sql(nxm.title)}, nota_minima = ${nxm.passRatio} WHERE id = 'quiz-mcp-01';`,
+    `INSERT OR IGNORE INTO quizzes (id, leccion_id, titulo, nota_minima) VALUES ${row(quiz.id, quiz.lesson, quiz.title, quiz.passRatio)};`,
+    `INSERT OR IGNORE INTO preguntas (quiz_id, clave, orden, enunciado, opciones_json, correcta, explicacion) VALUES ${questionRows(quiz).join(',\n')};`,
+  ].join('\n');
+}
+
+/** Exported for the upgrade test, which builds a store as an older build left it. */
+export const MIGRATIONS: readonly string[] = [SCHEMA, seedSql(), moveErrorsQuiz()];
 
 export interface CourseRow {
   id: string;
@@ -278,12 +300,11 @@ export function openAcademyStore(file: string): AcademyStore {
     (SELECT count(*) FROM lecciones l WHERE l.curso_id = c.id) AS lecciones,
     (SELECT count(*) FROM matriculas m WHERE m.curso_id = c.id) AS estudiantes`;
   const allCourses = db.prepare(`SELECT ${courseColumns} FROM cursos c ORDER BY c.publicado_en, c.id`);
-  // instr on lower(): a plain substring search, with no LIKE wildcards a user could type by accident.
-  const searchCourses = db.prepare(
-    `SELECT ${courseColumns} FROM cursos c
-     WHERE instr(lower(c.titulo || ' ' || c.descripcion || ' ' || c.etiquetas), lower(?)) > 0
-        OR EXISTS (SELECT 1 FROM lecciones l WHERE l.curso_id = c.id AND instr(lower(l.titulo), lower(?)) > 0)
-     ORDER BY c.publicado_en, c.id`,
+  // SQLite's lower() folds ASCII only: the text search folds in JS, over a few courses' texts.
+  const searchTexts = db.prepare(
+    `SELECT c.id, c.titulo || ' ' || c.descripcion || ' ' || c.etiquetas || ' ' ||
+       coalesce((SELECT group_concat(l.titulo, ' ') FROM lecciones l WHERE l.curso_id = c.id), '') AS texto
+     FROM cursos c`,
   );
   const getCourse = db.prepare(`SELECT ${courseColumns} FROM cursos c WHERE c.id = ?`);
   const lessonColumns = `l.id, l.curso_id, c.titulo AS curso_titulo, l.orden, l.titulo, l.minutos, l.contenido_md,
@@ -338,7 +359,18 @@ export function openAcademyStore(file: string): AcademyStore {
   return {
     file,
     transaction: (work) => db.transaction(work),
-    searchCourses: (text) => (text ? searchCourses.all<CourseRow>(text, text) : allCourses.all<CourseRow>()),
+    searchCourses: (text) => {
+      const all = allCourses.all<CourseRow>();
+      if (!text) return all;
+      const wanted = fold(text);
+      const matching = new Set(
+        searchTexts
+          .all<{ id: string; texto: string }>()
+          .filter((c) => fold(c.texto).includes(wanted))
+          .map((c) => c.id),
+      );
+      return all.filter((c) => matching.has(c.id));
+    },
     getCourse: (id) => getCourse.get<CourseRow>(id),
     lessonsOf: (course) => lessonsOf.all<LessonRow>(course),
     getLesson: (id) => getLesson.get<LessonRow>(id),

@@ -13,6 +13,7 @@ import {
   SQL_TIMEOUT_MS,
   SqlQueryRequestSchema,
   type SqlResult,
+  STUDENT_ID_RULE,
   type StudentProgress,
   SubmitQuizRequestSchema,
   type Table,
@@ -119,8 +120,7 @@ export function createAcademySystem(options: AcademySystemOptions = {}): Academy
     const row = store.getStudent(id);
     if (!row) {
       throw notFound(
-        `No existe el estudiante '${id}'. Los identificadores son el nombre en minúsculas con guiones, ` +
-          'p. ej. ana-garcia.',
+        `No existe el estudiante '${id}'. Los identificadores de estudiante son ${STUDENT_ID_RULE}.`,
         { student: id },
       );
     }
