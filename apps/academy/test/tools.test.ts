@@ -193,6 +193,82 @@ describe('student ids', () => {
 });
 
 describe('consulta_sql', () => {
+  it.each([
+    ['rank without partition', 'SELECT id, rank() OVER (ORDER BY horas DESC) AS puesto FROM cursos'],
+    ['over ()', 'SELECT id, count(*) OVER () AS total FROM cursos'],
+    [
+      'rows between',
+      'SELECT id, sum(horas) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM cursos',
+    ],
+    ['named window', 'SELECT id, row_number() OVER w AS n FROM cursos WINDOW w AS (ORDER BY id)'],
+    ['intersect', 'SELECT id FROM cursos INTERSECT SELECT curso_id FROM lecciones'],
+    ['except', "SELECT id FROM cursos EXCEPT SELECT 'mcp'"],
+    ['filter', 'SELECT count(*) FILTER (WHERE horas > 6) AS largos FROM cursos'],
+    [
+      'nulls last',
+      'SELECT l.id FROM lecciones l LEFT JOIN quizzes q ON q.leccion_id = l.id ORDER BY q.id NULLS LAST',
+    ],
+    ['values', "VALUES (1, 'a'), (2, 'b')"],
+    ['brackets', 'SELECT [id] FROM [cursos]'],
+    ['like escape', "SELECT id FROM lecciones WHERE id LIKE 'mcp!-0%' ESCAPE '!'"],
+    ['?1 parameters', 'SELECT id FROM estudiantes WHERE pais = ?1 OR pais = ?1'],
+    ['accented alias', 'SELECT pais AS país, count(*) AS número FROM estudiantes GROUP BY pais'],
+  ])('answers valid SQLite: %s', async (_name, sql) => {
+    const result = await call('consulta_sql', { sql, ...(sql.includes('?1') ? { parametros: ['MX'] } : {}) });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(structured<{ num_filas: number }>(result).num_filas).toBeGreaterThan(0);
+  });
+
+  it('binds parametros: [true] as 1', async () => {
+    const result = await call('consulta_sql', {
+      sql: 'SELECT count(*) AS n FROM intentos WHERE aprobado = ?',
+      parametros: [true],
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(structured<{ filas: number[][] }>(result).filas[0]![0]).toBeGreaterThan(0);
+  });
+
+  it('refuses the walk-around of issue 9, pragma_database_list and hidden answers, revealing no path', async () => {
+    for (const [sql, says] of [
+      [
+        "SELECT 'a\\' AS p, randomblob(1000) AS q, sqlite_version() AS v, '#'\n AS r",
+        "'randomblob' no está permitida",
+      ],
+      ['SELECT length(zeroblob(999999999))', "'zeroblob' no está permitida"],
+      ['SELECT file FROM pragma_database_list', 'pragma_database_list no está disponible'],
+      ['SELECT respuestas_json FROM intentos', 'no such column: respuestas_json'],
+      ['SELECT correcta, explicacion FROM preguntas', 'no such column: correcta'],
+      ['SELECT * FROM intentos_privados', 'no forma parte de la analítica'],
+    ] as const) {
+      const result = await call('consulta_sql', { sql });
+      expect(result.isError, sql).toBe(true);
+      expect(textOf(result)).toContain(says);
+      expect(textOf(result)).not.toContain(system.store.file);
+    }
+  });
+
+  it('answers 4990 nested parentheses (as deep as 10 000 characters allow) without internals', async () => {
+    const result = await call('consulta_sql', { sql: `SELECT ${'('.repeat(4990)}1${')'.repeat(4990)} AS x` });
+    expect(JSON.stringify(result)).not.toMatch(/call stack|RangeError/);
+  });
+
+  it('cuts the result at the byte limit and says so', async () => {
+    const result = await call('consulta_sql', {
+      sql: "SELECT printf('%.*c', 200000, 'x') AS relleno FROM avances LIMIT 500",
+    });
+    expect(result.isError).toBeFalsy();
+    const data = structured<{
+      num_filas: number;
+      motivo_truncado: string;
+      limite_bytes: number;
+      bytes: number;
+    }>(result);
+    expect(data).toMatchObject({ truncado: true, motivo_truncado: 'bytes', limite_bytes: 1_000_000 });
+    expect(data.num_filas).toBeLessThan(10);
+    expect(data.bytes).toBeLessThanOrEqual(1_000_000);
+    expect(textOf(result)).toContain('RESULTADO TRUNCADO: las filas superan 1000000 bytes');
+  });
+
   it('returns rows as structuredContent and a delimited text table, binding parametros', async () => {
     const result = await call('consulta_sql', {
       sql: 'SELECT e.nombre, count(*) AS lecciones FROM avances a JOIN estudiantes e ON e.id = a.estudiante_id WHERE e.cohorte = ? GROUP BY e.id ORDER BY lecciones DESC, e.nombre LIMIT 3',
@@ -237,9 +313,7 @@ describe('consulta_sql', () => {
     const before = system.store.searchCourses().length;
     const result = await call('consulta_sql', { sql: 'WITH x AS (SELECT 1) DELETE FROM cursos' });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(
-      /solo se admite una única sentencia SELECT|consulta_sql solo admite SELECT/,
-    );
+    expect(textOf(result)).toContain('no es una lectura');
     expect(system.store.searchCourses()).toHaveLength(before);
   });
 });

@@ -83,8 +83,10 @@ export const TABLE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   matriculas: 'Qué estudiante está matriculado en qué curso y desde cuándo.',
   avances: 'Lecciones completadas por cada estudiante (una fila por lección completada).',
   quizzes: 'Cuestionarios, uno por lección como mucho, con la nota mínima para aprobar (0–1).',
-  preguntas: 'Preguntas de cada cuestionario: opciones (JSON), clave de la correcta y explicación.',
-  intentos: 'Intentos de cuestionario de cada estudiante, con sus respuestas (JSON), aciertos y resultado.',
+  preguntas:
+    'Vista: preguntas de cada cuestionario con sus opciones (JSON), sin la respuesta correcta ni la explicación.',
+  intentos:
+    'Vista: intentos de cuestionario de cada estudiante con aciertos y resultado, sin las respuestas elegidas.',
 };
 
 const sql = (value: string | number) =>
@@ -180,6 +182,12 @@ function seedSql(): string {
   return statements.join('\n');
 }
 
+/** The analytics surface's hidden storage: tables holding answers, read through views without them. */
+export const PRIVATE_TABLES: Readonly<Record<string, readonly string[]>> = {
+  preguntas_privadas: ['correcta', 'explicacion'],
+  intentos_privados: ['respuestas_json'],
+};
+
 /**
  * Installs seeded before quiz-mcp-04 existed had the `horas: 200` question as p3 of quiz-mcp-01 (the N×M
  * lesson); it belongs to mcp-04-errores, the lesson that teaches the answer. On a fresh install (seeded
@@ -196,8 +204,20 @@ function moveErrorsQuiz(): string {
   ].join('\n');
 }
 
+/**
+ * consulta_sql must not read quiz answers or other students' responses: the tables that hold them get
+ * private names and the analytics surface gets views without those columns, under the names it had.
+ */
+const HIDE_ANSWERS = `
+ALTER TABLE preguntas RENAME TO preguntas_privadas;
+ALTER TABLE intentos RENAME TO intentos_privados;
+CREATE VIEW preguntas AS SELECT quiz_id, clave, orden, enunciado, opciones_json FROM preguntas_privadas;
+CREATE VIEW intentos AS
+  SELECT id, quiz_id, estudiante_id, aciertos, total, aprobado, enviado_en FROM intentos_privados;
+`;
+
 /** Exported for the upgrade test, which builds a store as an older build left it. */
-export const MIGRATIONS: readonly string[] = [SCHEMA, seedSql(), moveErrorsQuiz()];
+export const MIGRATIONS: readonly string[] = [SCHEMA, seedSql(), moveErrorsQuiz(), HIDE_ANSWERS];
 
 export interface CourseRow {
   id: string;
@@ -335,19 +355,20 @@ export function openAcademyStore(file: string): AcademyStore {
      FROM quizzes q JOIN lecciones l ON l.id = q.leccion_id WHERE q.id = ?`,
   );
   const questions = db.prepare(
-    'SELECT clave, enunciado, opciones_json, correcta, explicacion FROM preguntas WHERE quiz_id = ? ORDER BY orden',
+    'SELECT clave, enunciado, opciones_json, correcta, explicacion FROM preguntas_privadas WHERE quiz_id = ? ORDER BY orden',
   );
   const attempts = db.prepare(
     `SELECT i.id, i.quiz_id, l.curso_id, i.aciertos, i.total, i.aprobado, i.enviado_en
-     FROM intentos i JOIN quizzes q ON q.id = i.quiz_id JOIN lecciones l ON l.id = q.leccion_id
+     FROM intentos_privados i JOIN quizzes q ON q.id = i.quiz_id JOIN lecciones l ON l.id = q.leccion_id
      WHERE i.estudiante_id = ? AND l.curso_id = ? ORDER BY i.enviado_en, i.id`,
   );
   const insertAttempt = db.prepare(
-    `INSERT INTO intentos (quiz_id, estudiante_id, respuestas_json, aciertos, total, aprobado, enviado_en)
+    `INSERT INTO intentos_privados (quiz_id, estudiante_id, respuestas_json, aciertos, total, aprobado, enviado_en)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const tableNames = db.prepare(
-    "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    `SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'
+       AND name NOT IN (${Object.keys(PRIVATE_TABLES).map(sql).join(', ')}) ORDER BY name`,
   );
   const columns = db.prepare(
     'SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?) ORDER BY cid',

@@ -75,7 +75,7 @@ describe('seed data', () => {
     expect(nxm.questions.map((q) => q.text).join(' ')).not.toContain('horas');
   });
 
-  it('moves the horas: 200 question out of the N×M quiz of an older install', () => {
+  it('moves the horas: 200 question out of the N×M quiz of an older install, and hides its answers', () => {
     const file = join(dir, 'old.db');
     const old = openDatabase(file, { migrations: MIGRATIONS.slice(0, 2) });
     // As the seed of earlier builds left it: the question was p3 of quiz-mcp-01, and no quiz-mcp-04.
@@ -88,6 +88,7 @@ describe('seed data', () => {
     expect(system.store.questions('quiz-mcp-01').map((q) => q.clave)).toEqual(['p1', 'p2']);
     expect(system.store.getQuiz('quiz-mcp-04')).toMatchObject({ leccion_id: 'mcp-04-errores' });
     expect(system.store.questions('quiz-mcp-04')[0]!.enunciado).toContain('horas: 200');
+    expect(system.store.columns('preguntas').map((c) => c.name)).not.toContain('correcta');
   });
 
   it('survives a reopen: the seed runs once and writes persist', async () => {
