@@ -443,6 +443,18 @@ describe('consulta_sql reads only the analytics surface', () => {
     ]);
     const intentos = await client.getTable('intentos');
     expect(intentos.columns.map((c) => c.name)).not.toContain('respuestas_json');
+    // Described by the base table: nullability, keys and foreign keys, not a view's all-nullable shape.
+    expect(intentos.columns.find((c) => c.name === 'aciertos')).toMatchObject({
+      type: 'INTEGER',
+      nullable: false,
+    });
+    expect(intentos.columns.find((c) => c.name === 'id')).toMatchObject({
+      primary_key: true,
+      nullable: false,
+    });
+    expect(intentos.foreign_keys).toEqual(
+      expect.arrayContaining([{ column: 'quiz_id', references: 'quizzes.id' }]),
+    );
     await expect(client.getTable('intentos_privados')).rejects.toMatchObject({ status: 404 });
   });
 });

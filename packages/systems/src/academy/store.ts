@@ -204,6 +204,12 @@ function moveErrorsQuiz(): string {
   ].join('\n');
 }
 
+/** The analytics views over the private tables. */
+const VIEW_BASES: Readonly<Record<string, string>> = {
+  preguntas: 'preguntas_privadas',
+  intentos: 'intentos_privados',
+};
+
 /**
  * consulta_sql must not read quiz answers or other students' responses: the tables that hold them get
  * private names and the analytics surface gets views without those columns, under the names it had.
@@ -418,8 +424,22 @@ export function openAcademyStore(file: string): AcademyStore {
         ).lastInsertRowid,
       ),
     tableNames: () => tableNames.all<{ name: string }>().map((r) => r.name),
-    columns: (table) => columns.all<ColumnRow>(table),
-    foreignKeys: (table) => foreignKeys.all(table),
+    // A view reports every column nullable and no keys: describe the analytics views by their base table.
+    columns: (table) => {
+      const own = columns.all<ColumnRow>(table);
+      const base = VIEW_BASES[table];
+      if (!base) return own;
+      const full = new Map(columns.all<ColumnRow>(base).map((c) => [c.name, c]));
+      return own.map((c) => full.get(c.name) ?? c);
+    },
+    foreignKeys: (table) => {
+      const base = VIEW_BASES[table];
+      if (!base) return foreignKeys.all(table);
+      const visible = new Set(columns.all<ColumnRow>(table).map((c) => c.name));
+      return foreignKeys
+        .all<{ from: string; table: string; to: string }>(base)
+        .filter((fk) => visible.has(fk.from));
+    },
     // The name comes from tableNames(), never from a request: it is safe to splice in.
     rowCount: (table) => db.prepare(`SELECT count(*) AS n FROM "${table}"`).get<{ n: number }>()!.n,
     close: () => db.close(),
