@@ -86,6 +86,8 @@ export function sqlChildMain(config: SqlChildConfig): void {
     sourceSQL?: string;
     columns?: () => Array<{ name: string }>;
     raw?: (on: boolean) => Statement;
+    /** node:sqlite (Node 22.16+): rows as arrays, so two columns of one name both arrive. */
+    setReturnArrays?: (on: boolean) => void;
     iterate: (...params: unknown[]) => Iterable<unknown>;
     all: (...params: unknown[]) => unknown[];
   };
@@ -236,6 +238,7 @@ export function sqlChildMain(config: SqlChildConfig): void {
     let truncated: false | 'rows' | 'bytes' = false;
     // '[' plus, per row, its JSON and the ',' or ']' after it: the size of the rows as JSON.
     let bytes = 1;
+    statement.setReturnArrays?.(true);
     const source = statement.raw ? statement.raw(true).iterate(...params) : statement.iterate(...params);
     for (const row of source) {
       if (rows.length === Math.min(message.limit, config.rowLimit)) {

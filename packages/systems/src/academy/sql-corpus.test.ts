@@ -341,6 +341,11 @@ describe('consulta_sql answers valid read-only SQLite', () => {
     expect(bools.rows).toEqual([[1, 0]]);
   });
 
+  it('keeps two columns of one name apart', async () => {
+    const result = await client.query({ sql: 'SELECT 1 AS a, 2 AS a' });
+    expect(result).toMatchObject({ columns: ['a', 'a'], rows: [[1, 2]] });
+  });
+
   it('binds ?NNN parameters by number and refuses mixing them with ?', async () => {
     const result = await client.query({ sql: 'SELECT ?2 AS b, ?1 AS a, ?2 AS b2', params: ['x', 'y'] });
     expect(result.rows).toEqual([['y', 'x', 'y']]);
@@ -556,6 +561,24 @@ describe('each wall stands on its own', () => {
       expect(run, JSON.stringify(run)).toMatchObject({ ok: false, kind: 'memory' });
       expect((run as { message: string }).message).toContain('demasiada memoria');
       expect(await runner.run(job('SELECT 1'))).toMatchObject({ ok: true, rows: [[1]] });
+    } finally {
+      runner.close();
+    }
+  });
+
+  it('a query cancelled while its child is still starting never runs', async () => {
+    const runner = new ReadOnlySqlRunner({
+      file,
+      rowLimit: 10,
+      byteLimit: SQL_BYTE_LIMIT,
+      timeoutMs: 30_000,
+    });
+    try {
+      const abort = new AbortController();
+      const run = runner.run(job(RUNAWAY), abort.signal);
+      abort.abort(new Error('cancelled before the child was ready'));
+      await expect(run).rejects.toThrow('cancelled before the child was ready');
+      expect(await runner.run(job('SELECT 1 AS uno'))).toMatchObject({ ok: true, rows: [[1]] });
     } finally {
       runner.close();
     }

@@ -176,6 +176,8 @@ export class ReadOnlySqlRunner {
     signal?.throwIfAborted();
     slot.child ??= this.start(slot);
     const child = await slot.child;
+    // The caller may have given up while a cold child started.
+    signal?.throwIfAborted();
     const id = this.nextId++;
     const started = performance.now();
     return new Promise<SqlRun>((resolve, reject) => {
