@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CourseProgress } from '@code-cluster/shared/academy';
+import { type CourseProgress, STUDENT_ID, STUDENT_ID_RULE } from '@code-cluster/shared/academy';
 import { z } from 'zod';
 
 /** Output shapes, arguments and Spanish text shared by academy's tools. */
@@ -10,8 +10,8 @@ export const estudianteArg = z
   .string()
   .min(1)
   .max(64)
-  .regex(slug)
-  .describe('Identificador del estudiante: nombre en minúsculas con guiones, p. ej. ana-garcia');
+  .regex(STUDENT_ID)
+  .describe(`Identificador del estudiante: ${STUDENT_ID_RULE}`);
 
 export const leccionArg = z
   .string()
@@ -19,6 +19,15 @@ export const leccionArg = z
   .max(64)
   .regex(slug)
   .describe('Identificador de la lección, p. ej. mcp-01-nxm (buscar_cursos las lista)');
+
+export const quizArg = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^quiz-[a-z0-9]+(?:-[a-z0-9]+)*$/)
+  .describe(
+    'Identificador del cuestionario: quiz- seguido de minúsculas, dígitos y guiones, p. ej. quiz-mcp-01',
+  );
 
 export const progresoCursoSchema = z.object({
   curso: z.string(),

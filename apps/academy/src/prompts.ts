@@ -80,7 +80,7 @@ export function registerPrompts(server: McpServer, { academy }: AcademyDeps): vo
         throw error;
       });
       const quiz = lesson.quiz
-        ? `Al terminar, propón el cuestionario ${lesson.quiz} y, cuando el estudiante elija sus respuestas, ` +
+        ? `Al terminar, propón el cuestionario ${lesson.quiz} (ver_quiz muestra sus preguntas sin las respuestas) y, cuando el estudiante elija sus respuestas, ` +
           'envíalas con responder_quiz y comenta cada fallo con su explicación.'
         : 'Esta lección no tiene cuestionario: termina con dos preguntas de repaso tuyas.';
       return {

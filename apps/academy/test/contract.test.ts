@@ -12,7 +12,7 @@ afterAll(() => close());
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 describe('academy-mcp contract (CONTRACT.md)', () => {
-  it('offers exactly the five academy tools, with the contract argument names', async () => {
+  it('offers the five contract tools, with their argument names, plus ver_quiz', async () => {
     const { tools } = await client.listTools();
     const args = Object.fromEntries(
       tools.map((t) => [
@@ -23,6 +23,7 @@ describe('academy-mcp contract (CONTRACT.md)', () => {
     expect(args).toEqual({
       buscar_cursos: { all: ['texto'], required: [] },
       progreso_estudiante: { all: ['estudiante'], required: ['estudiante'] },
+      ver_quiz: { all: ['quiz'], required: ['quiz'] },
       registrar_avance: { all: ['estudiante', 'leccion'], required: ['estudiante', 'leccion'] },
       responder_quiz: {
         all: ['estudiante', 'quiz', 'respuestas'],
@@ -36,7 +37,7 @@ describe('academy-mcp contract (CONTRACT.md)', () => {
   it('annotates reads as read-only (consulta_sql included) and the two writes accurately', async () => {
     const { tools } = await client.listTools();
     const annotations = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-    for (const name of ['buscar_cursos', 'progreso_estudiante', 'consulta_sql'])
+    for (const name of ['buscar_cursos', 'progreso_estudiante', 'ver_quiz', 'consulta_sql'])
       expect(annotations[name]).toMatchObject(READ_ONLY);
     expect(annotations.registrar_avance).toMatchObject({
       readOnlyHint: false,
@@ -68,6 +69,7 @@ describe('academy-mcp contract (CONTRACT.md)', () => {
         'buscar_cursos',
         'consulta_sql',
         'progreso_estudiante',
+        'ver_quiz',
       ]);
       await expect(
         readOnly.client.callTool({

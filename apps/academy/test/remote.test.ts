@@ -53,9 +53,9 @@ describe('academy-mcp against the academy system over real loopback HTTP', () =>
     expect(system.store.isCompleted('ana-garcia', 'mcp-03-herramientas')).toBeDefined();
     const quiz = await peer.request('tools/call', {
       name: 'responder_quiz',
-      arguments: { estudiante: 'ana-garcia', quiz: 'quiz-mcp-01', respuestas: { p1: 'b', p2: 'c', p3: 'b' } },
+      arguments: { estudiante: 'ana-garcia', quiz: 'quiz-mcp-01', respuestas: { p1: 'b', p2: 'c' } },
     });
-    expect(structured(quiz)).toMatchObject({ aciertos: 3, aprobado: true });
+    expect(structured(quiz)).toMatchObject({ aciertos: 2, aprobado: true });
     const sql = await peer.request('tools/call', {
       name: 'consulta_sql',
       arguments: {

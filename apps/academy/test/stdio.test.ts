@@ -83,4 +83,33 @@ describe('academy-mcp over stdio: analytics in the built bin', () => {
     expect(after.structuredContent).toMatchObject({ filas: [[4]] });
     expect(hash()).toBe(before);
   });
+
+  it('answers valid SQLite a parser refused, binds true, caps bytes, and hides paths and answers', async () => {
+    const peer = spawnAcademy(data.dir);
+    track(peer);
+    await peer.initialize();
+    const call = async (args: Record<string, unknown>) =>
+      result(await peer.request('tools/call', { name: 'consulta_sql', arguments: args }));
+    const valid = await call({
+      sql: 'SELECT id, rank() OVER (ORDER BY horas DESC) AS puesto, count(*) OVER () AS n FROM [cursos] ORDER BY puesto NULLS LAST',
+    });
+    expect(valid.isError).toBeFalsy();
+    expect(valid.structuredContent).toMatchObject({ num_filas: 4 });
+    const bound = await call({ sql: 'SELECT ?1 AS si', parametros: [true] });
+    expect(bound.structuredContent).toMatchObject({ filas: [[1]] });
+    const big = await call({ sql: "SELECT printf('%.*c', 200000, 'x') FROM avances LIMIT 500" });
+    expect(big.structuredContent).toMatchObject({ truncado: true, motivo_truncado: 'bytes' });
+    const path = await call({ sql: 'SELECT file FROM pragma_database_list' });
+    expect(path.isError).toBe(true);
+    expect(JSON.stringify(path)).not.toContain(data.dir);
+    const walk = await call({
+      sql: "SELECT 'a\\' AS p, randomblob(1000) AS q, sqlite_version() AS v, '#'\n AS r",
+    });
+    expect(walk.isError).toBe(true);
+    expect(walk.content[0]!.text).toContain("'randomblob' no está permitida");
+    const answers = await call({ sql: 'SELECT respuestas_json FROM intentos' });
+    expect(answers.isError).toBe(true);
+    const deep = await call({ sql: `SELECT ${'('.repeat(4990)}1${')'.repeat(4990)}` });
+    expect(JSON.stringify(deep)).not.toMatch(/call stack|RangeError/);
+  });
 });

@@ -1,5 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { defineTool } from '@code-cluster/mcp-kit';
-import { SQL_MAX_CHARS, SQL_MAX_PARAMS, SQL_ROW_LIMIT, SQL_TIMEOUT_MS } from '@code-cluster/shared/academy';
+import {
+  SQL_BYTE_LIMIT,
+  SQL_MAX_CHARS,
+  SQL_MAX_PARAMS,
+  SQL_ROW_LIMIT,
+  SQL_TIMEOUT_MS,
+} from '@code-cluster/shared/academy';
 import { z } from 'zod';
 import type { AcademyToolContext } from '../deps.js';
 import { asData } from '../format.js';
@@ -12,23 +19,24 @@ export const consultaSql = defineTool({
   name: 'consulta_sql',
   title: 'Consulta SQL de analítica (solo lectura)',
   description:
-    'Ejecuta UNA consulta SELECT (o WITH … SELECT) de SQLite sobre los datos de la academia (cursos, ' +
-    'lecciones, estudiantes, matriculas, avances, quizzes, preguntas, intentos) y devuelve las filas. Úsala ' +
-    'para analítica que las otras herramientas no cubren (agregados, comparativas, rankings). Lee antes el ' +
-    'recurso schema://tablas/{tabla} para conocer las columnas. Es de solo lectura: cualquier otra sentencia ' +
-    `se rechaza. Límites: ${SQL_ROW_LIMIT} filas y ${SQL_TIMEOUT_MS / 1000} s por consulta. Pasa los valores ` +
-    'como parámetros ? en parametros, nunca dentro del texto.',
+    'Ejecuta UNA consulta de SQLite (SELECT, WITH … SELECT o VALUES) sobre los datos de la academia (cursos, ' +
+    'lecciones, estudiantes, matriculas, avances, quizzes y las vistas preguntas e intentos, sin respuestas) y ' +
+    'devuelve las filas. Úsala para analítica que las otras herramientas no cubren (agregados, comparativas, ' +
+    'rankings, ventanas). Lee antes el recurso schema://tablas/{tabla} para conocer las columnas. Es de solo ' +
+    `lectura: cualquier otra sentencia se rechaza. Límites: ${SQL_ROW_LIMIT} filas, ` +
+    `${SQL_BYTE_LIMIT / 1_000_000} MB de resultado y ${SQL_TIMEOUT_MS / 1000} s por consulta, de una en una ` +
+    'por sesión. Pasa los valores como parámetros ? (o ?1, ?2…) en parametros, nunca dentro del texto.',
   input: z.strictObject({
     sql: z
       .string()
       .min(1)
       .max(SQL_MAX_CHARS)
-      .describe('Una única sentencia SELECT de SQLite, con ? para los valores'),
+      .describe('Una única sentencia SELECT (o WITH … SELECT, VALUES) de SQLite, con ? para los valores'),
     parametros: z
       .array(z.union([z.string().max(1_000), z.number(), z.boolean(), z.null()]))
       .max(SQL_MAX_PARAMS)
       .optional()
-      .describe('Valores de los ? en orden'),
+      .describe('Valores de los ? en orden (true y false se enlazan como 1 y 0)'),
     limite: z
       .int()
       .min(1)
@@ -44,14 +52,20 @@ export const consultaSql = defineTool({
     num_filas: z.int(),
     truncado: z
       .boolean()
-      .describe(`true si la consulta tenía más de ${SQL_ROW_LIMIT} filas y solo llegan las primeras`),
+      .describe('true si faltan filas: solo llegan las primeras (motivo_truncado dice por qué)'),
+    motivo_truncado: z
+      .enum(['filas', 'bytes'])
+      .optional()
+      .describe('filas: la consulta tenía más de limite_filas; bytes: las filas superaban limite_bytes'),
     limite_filas: z.int(),
+    limite_bytes: z.int().describe('Tamaño máximo de las filas en JSON, bytes'),
+    bytes: z.int().describe('Tamaño de las filas en JSON, bytes'),
     ms: z.number().describe('Tiempo de ejecución, ms'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async handler({ sql, parametros = [], limite }, { deps, signal }: AcademyToolContext) {
+  async handler({ sql, parametros = [], limite }, { deps, signal, logger }: AcademyToolContext) {
     const r = await deps.academy.query(
-      { sql, params: parametros, ...(limite ? { limit: limite } : {}) },
+      { sql, params: parametros, session: sessionKey(logger), ...(limite ? { limit: limite } : {}) },
       signal,
     );
     const data = {
@@ -59,13 +73,21 @@ export const consultaSql = defineTool({
       filas: r.rows,
       num_filas: r.row_count,
       truncado: r.truncated,
+      ...(r.truncated_by
+        ? { motivo_truncado: r.truncated_by === 'rows' ? ('filas' as const) : ('bytes' as const) }
+        : {}),
       limite_filas: r.row_limit,
+      limite_bytes: r.byte_limit,
+      bytes: r.bytes,
       ms: r.elapsed_ms,
     };
-    const head = data.truncado
-      ? `${data.num_filas} filas (RESULTADO TRUNCADO: la consulta devuelve más de ${data.limite_filas} filas y solo ` +
-        'llegan las primeras; añade WHERE o GROUP BY, o pide menos con limite).'
-      : `${data.num_filas} ${data.num_filas === 1 ? 'fila' : 'filas'} en ${data.ms} ms.`;
+    const head = !data.truncado
+      ? `${data.num_filas} ${data.num_filas === 1 ? 'fila' : 'filas'} en ${data.ms} ms.`
+      : data.motivo_truncado === 'bytes'
+        ? `${data.num_filas} filas (RESULTADO TRUNCADO: las filas superan ${data.limite_bytes} bytes y solo llegan ` +
+          'las primeras; pide menos columnas, acorta los textos con substr o agrega en SQL).'
+        : `${data.num_filas} filas (RESULTADO TRUNCADO: la consulta devuelve más de ${data.limite_filas} filas y ` +
+          'solo llegan las primeras; añade WHERE o GROUP BY, o pide menos con limite).';
     const shown = data.filas.slice(0, TEXT_ROWS);
     const more =
       data.filas.length > shown.length
@@ -74,6 +96,21 @@ export const consultaSql = defineTool({
     return { text: `${head}\n${asData('filas de la consulta', table(data.columnas, shown))}${more}`, data };
   },
 });
+
+/**
+ * The kit gives each MCP session its own logger: its identity names the session, so the system can run one
+ * query per session at a time and keep one session's slow queries from holding every worker. Random, so
+ * servers sharing one remote academy system never share a key.
+ */
+const sessions = new WeakMap<object, string>();
+function sessionKey(logger: object): string {
+  let key = sessions.get(logger);
+  if (!key) {
+    key = randomUUID();
+    sessions.set(logger, key);
+  }
+  return key;
+}
 
 /** A compact pipe table; cells on one line and cut to CELL_CHARS. */
 function table(columns: string[], rows: Array<Array<string | number | null>>): string {

@@ -5,10 +5,12 @@ import { consultaSql } from './consulta-sql.js';
 import { progresoEstudiante } from './progreso-estudiante.js';
 import { registrarAvance } from './registrar-avance.js';
 import { responderQuiz } from './responder-quiz.js';
+import { verQuiz } from './ver-quiz.js';
 
 export const tools: readonly AnyTool<AcademyDeps>[] = [
   buscarCursos,
   progresoEstudiante,
+  verQuiz,
   registrarAvance,
   responderQuiz,
   consultaSql,

@@ -1,7 +1,7 @@
 import { defineTool } from '@code-cluster/mcp-kit';
 import { z } from 'zod';
 import type { AcademyToolContext } from '../deps.js';
-import { estudianteArg } from '../format.js';
+import { estudianteArg, quizArg } from '../format.js';
 
 export const responderQuiz = defineTool({
   name: 'responder_quiz',
@@ -10,15 +10,10 @@ export const responderQuiz = defineTool({
     'Envía las respuestas de un estudiante a un cuestionario, lo corrige y guarda el intento. Devuelve la ' +
     'nota, si aprueba y, por pregunta, la opción correcta y su explicación. Úsala cuando el estudiante ya ' +
     'haya elegido sus respuestas (claves de pregunta p1, p2… y de opción a–f; buscar_cursos da el id del ' +
-    'cuestionario). Una pregunta sin responder cuenta como fallo. Cada llamada es un intento nuevo.',
+    'cuestionario y ver_quiz sus preguntas). Una pregunta sin responder cuenta como fallo. Cada llamada es un intento nuevo.',
   input: z.strictObject({
     estudiante: estudianteArg,
-    quiz: z
-      .string()
-      .min(1)
-      .max(64)
-      .regex(/^quiz-[a-z0-9-]+$/)
-      .describe('Identificador del cuestionario, p. ej. quiz-mcp-01'),
+    quiz: quizArg,
     respuestas: z
       .record(z.string().regex(/^p[0-9]{1,2}$/), z.string().regex(/^[a-f]$/))
       .refine((r) => Object.keys(r).length >= 1 && Object.keys(r).length <= 50, {

@@ -7,6 +7,14 @@ const isoTime = z.iso.datetime({ offset: false });
 /** Course, lesson, quiz and student ids: lowercase words joined by dashes (`mcp-01-nxm`, `est-007`). */
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SlugSchema = z.string().min(1).max(64).regex(SLUG);
+/**
+ * Student ids, the one format of the cluster (the academy's roster owns it; the lab checks against it):
+ * the name and surname in lowercase ASCII joined by hyphens, `ana-garcia`.
+ */
+export const STUDENT_ID = SLUG;
+export const STUDENT_ID_RULE =
+  'minúsculas sin acentos (a-z), dígitos y guiones entre palabras: nombre y apellido, p. ej. ana-garcia ' +
+  '(no ana.garcia ni Ana-Garcia)';
 /** Question keys inside a quiz (`p1`) and option keys inside a question (`a`). */
 export const QuestionKeySchema = z.string().regex(/^p[0-9]{1,2}$/);
 export const OptionKeySchema = z.string().regex(/^[a-f]$/);
@@ -15,6 +23,8 @@ export const OptionKeySchema = z.string().regex(/^[a-f]$/);
 export const SQL_MAX_CHARS = 10_000;
 export const SQL_MAX_PARAMS = 100;
 export const SQL_ROW_LIMIT = 500;
+/** Bound of a result's rows serialised as JSON; rows past it are left out and the result says so. */
+export const SQL_BYTE_LIMIT = 1_000_000;
 export const SQL_TIMEOUT_MS = 2_000;
 
 export const LevelSchema = z.enum(['inicial', 'intermedio', 'avanzado']);
@@ -158,6 +168,11 @@ export const SqlQueryRequestSchema = z.strictObject({
   params: z.array(SqlValueSchema).max(SQL_MAX_PARAMS).default([]),
   /** Fewer rows than the system's limit, when the caller wants only a few. */
   limit: z.int().min(1).max(SQL_ROW_LIMIT).optional(),
+  /**
+   * Who asks (opaque, e.g. one per MCP session): the system runs one query per session at a time and
+   * queues only a few more, so one session's slow queries never hold every worker.
+   */
+  session: z.string().min(1).max(128).optional(),
 });
 export type SqlQueryRequest = z.input<typeof SqlQueryRequestSchema>;
 
@@ -166,9 +181,13 @@ export const SqlResultSchema = z.object({
   /** One array per row, values in column order; blobs arrive as `<blob N bytes>`. */
   rows: z.array(z.array(z.union([z.string(), z.number(), z.null()]))),
   row_count: z.int().min(0),
-  /** True when the query had more rows than `row_limit` and only the first ones are here. */
+  /** True when rows are missing: more than `row_limit`, or past `byte_limit` (see `truncated_by`). */
   truncated: z.boolean(),
+  truncated_by: z.enum(['rows', 'bytes']).optional(),
   row_limit: z.int().min(1),
+  byte_limit: z.int().min(1),
+  /** Size of `rows` as JSON. */
+  bytes: z.int().min(0),
   elapsed_ms: z.number().min(0),
 });
 export type SqlResult = z.infer<typeof SqlResultSchema>;

@@ -278,8 +278,8 @@ export const QUIZZES: readonly QuizSeed[] = [
   {
     id: 'quiz-mcp-01',
     lesson: 'mcp-01-nxm',
-    title: 'Cuestionario: N×M, N+M y errores de argumentos',
-    passRatio: 0.6,
+    title: 'Cuestionario: N×M y N+M',
+    passRatio: 0.5,
     questions: [
       {
         text: 'Con 4 clientes y 6 sistemas, ¿cuántas integraciones hacen falta sin un protocolo común?',
@@ -293,6 +293,14 @@ export const QUIZZES: readonly QuizSeed[] = [
         correct: 2,
         explanation: 'Un servidor por sistema y un cliente por aplicación: N + M = 4 + 6 = 10.',
       },
+    ],
+  },
+  {
+    id: 'quiz-mcp-04',
+    lesson: 'mcp-04-errores',
+    title: 'Cuestionario: las dos capas de errores',
+    passRatio: 0.5,
+    questions: [
       {
         text: 'El cliente envía `horas: 200` pero el esquema dice máximo 72: ¿qué debe responder el servidor?',
         options: [
@@ -307,6 +315,18 @@ export const QUIZZES: readonly QuizSeed[] = [
           'Un argumento que viola el inputSchema es -32602 Invalid params hasta 2025-06-18; desde ' +
           "2025-11-25 (SEP-1303) es un resultado con isError: true (\"'horas' debe ser ≤ 72; recibido: " +
           '200") para que el modelo pueda corregirse. Nunca se recorta en silencio.',
+      },
+      {
+        text: 'La estación pedida está en mantenimiento: ¿en qué capa llega ese error?',
+        options: [
+          'Como error de protocolo JSON-RPC -32602.',
+          'Como resultado de la herramienta con isError: true (error de dominio).',
+          'Como error -32601 (método desconocido).',
+        ],
+        correct: 1,
+        explanation:
+          'Una estación en mantenimiento es un error de dominio: la petición era válida y la herramienta ' +
+          'responde con isError: true explicando el motivo.',
       },
     ],
   },

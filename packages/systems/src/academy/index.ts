@@ -1,6 +1,6 @@
 export { COURSES, QUIZZES, STUDENTS } from './content.js';
-export { assertSingleSelect, SqlRefusal } from './sql-guard.js';
-export { ReadOnlySqlRunner, type SqlRun, type SqlRunnerOptions } from './sql-runner.js';
+export { ALLOWED_FUNCTIONS, SqlRefusal, screenQuery } from './sql-guard.js';
+export { ReadOnlySqlRunner, type SqlJob, type SqlRun, type SqlRunnerOptions } from './sql-runner.js';
 export {
   type AcademySystem,
   type AcademySystemOptions,

@@ -1,5 +1,8 @@
 import { openDatabase, type SqlDatabase } from '../storage/index.js';
-import { COURSES, QUIZZES, STUDENTS } from './content.js';
+import { COURSES, QUIZZES, type QuizSeed, STUDENTS } from './content.js';
+
+/** Case and accents folded the Unicode way, so "orbita" finds "Órbitas" and "estacion" finds "estación". */
+export const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('es');
 
 /**
  * Table and column names are Spanish on purpose: `consulta_sql` and `schema://tablas/{tabla}` show them
@@ -80,8 +83,10 @@ export const TABLE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   matriculas: 'Qué estudiante está matriculado en qué curso y desde cuándo.',
   avances: 'Lecciones completadas por cada estudiante (una fila por lección completada).',
   quizzes: 'Cuestionarios, uno por lección como mucho, con la nota mínima para aprobar (0–1).',
-  preguntas: 'Preguntas de cada cuestionario: opciones (JSON), clave de la correcta y explicación.',
-  intentos: 'Intentos de cuestionario de cada estudiante, con sus respuestas (JSON), aciertos y resultado.',
+  preguntas:
+    'Vista: preguntas de cada cuestionario con sus opciones (JSON), sin la respuesta correcta ni la explicación.',
+  intentos:
+    'Vista: intentos de cuestionario de cada estudiante con aciertos y resultado, sin las respuestas elegidas.',
 };
 
 const sql = (value: string | number) =>
@@ -90,6 +95,19 @@ const row = (...values: Array<string | number>) => `(${values.map(sql).join(', '
 const OPTION_KEYS = 'abcdef';
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+const questionRows = (q: QuizSeed) =>
+  q.questions.map((p, i) =>
+    row(
+      q.id,
+      `p${i + 1}`,
+      i + 1,
+      p.text,
+      JSON.stringify(Object.fromEntries(p.options.map((o, j) => [OPTION_KEYS[j], o]))),
+      OPTION_KEYS[p.correct]!,
+      p.explanation,
+    ),
+  );
 
 /**
  * The reference data as one migration: courses and quizzes from content.ts, and twenty students whose
@@ -109,18 +127,7 @@ function seedSql(): string {
       row(q.id, q.lesson, q.title, q.passRatio),
     ).join(',\n')};`,
     `INSERT INTO preguntas (quiz_id, clave, orden, enunciado, opciones_json, correcta, explicacion) VALUES ${QUIZZES.flatMap(
-      (q) =>
-        q.questions.map((p, i) =>
-          row(
-            q.id,
-            `p${i + 1}`,
-            i + 1,
-            p.text,
-            JSON.stringify(Object.fromEntries(p.options.map((o, j) => [OPTION_KEYS[j], o]))),
-            OPTION_KEYS[p.correct]!,
-            p.explanation,
-          ),
-        ),
+      questionRows,
     ).join(',\n')};`,
     `INSERT INTO estudiantes (id, nombre, pais, cohorte, alta_en) VALUES ${STUDENTS.map((s, i) =>
       row(s.id, s.name, s.country, s.cohort, isoDay(Date.parse('2026-01-05T10:00:00Z') + i * 3 * DAY)),
@@ -175,7 +182,48 @@ function seedSql(): string {
   return statements.join('\n');
 }
 
-const MIGRATIONS = [SCHEMA, seedSql()];
+/** The analytics surface's hidden storage: tables holding answers, read through views without them. */
+export const PRIVATE_TABLES: Readonly<Record<string, readonly string[]>> = {
+  preguntas_privadas: ['correcta', 'explicacion'],
+  intentos_privados: ['respuestas_json'],
+};
+
+/**
+ * Installs seeded before quiz-mcp-04 existed had the `horas: 200` question as p3 of quiz-mcp-01 (the N×M
+ * lesson); it belongs to mcp-04-errores, the lesson that teaches the answer. On a fresh install (seeded
+ * from content.ts as it is now) every statement here changes nothing.
+ */
+function moveErrorsQuiz(): string {
+  const quiz = QUIZZES.find((q) => q.id === 'quiz-mcp-04')!;
+  const nxm = QUIZZES.find((q) => q.id === 'quiz-mcp-01')!;
+  return [
+    `DELETE FROM preguntas WHERE quiz_id = 'quiz-mcp-01' AND clave = 'p3';`,
+    `UPDATE quizzes SET titulo = ${sql(nxm.title)}, nota_minima = ${nxm.passRatio} WHERE id = 'quiz-mcp-01';`,
+    `INSERT OR IGNORE INTO quizzes (id, leccion_id, titulo, nota_minima) VALUES ${row(quiz.id, quiz.lesson, quiz.title, quiz.passRatio)};`,
+    `INSERT OR IGNORE INTO preguntas (quiz_id, clave, orden, enunciado, opciones_json, correcta, explicacion) VALUES ${questionRows(quiz).join(',\n')};`,
+  ].join('\n');
+}
+
+/** The analytics views over the private tables. */
+const VIEW_BASES: Readonly<Record<string, string>> = {
+  preguntas: 'preguntas_privadas',
+  intentos: 'intentos_privados',
+};
+
+/**
+ * consulta_sql must not read quiz answers or other students' responses: the tables that hold them get
+ * private names and the analytics surface gets views without those columns, under the names it had.
+ */
+const HIDE_ANSWERS = `
+ALTER TABLE preguntas RENAME TO preguntas_privadas;
+ALTER TABLE intentos RENAME TO intentos_privados;
+CREATE VIEW preguntas AS SELECT quiz_id, clave, orden, enunciado, opciones_json FROM preguntas_privadas;
+CREATE VIEW intentos AS
+  SELECT id, quiz_id, estudiante_id, aciertos, total, aprobado, enviado_en FROM intentos_privados;
+`;
+
+/** Exported for the upgrade test, which builds a store as an older build left it. */
+export const MIGRATIONS: readonly string[] = [SCHEMA, seedSql(), moveErrorsQuiz(), HIDE_ANSWERS];
 
 export interface CourseRow {
   id: string;
@@ -278,12 +326,11 @@ export function openAcademyStore(file: string): AcademyStore {
     (SELECT count(*) FROM lecciones l WHERE l.curso_id = c.id) AS lecciones,
     (SELECT count(*) FROM matriculas m WHERE m.curso_id = c.id) AS estudiantes`;
   const allCourses = db.prepare(`SELECT ${courseColumns} FROM cursos c ORDER BY c.publicado_en, c.id`);
-  // instr on lower(): a plain substring search, with no LIKE wildcards a user could type by accident.
-  const searchCourses = db.prepare(
-    `SELECT ${courseColumns} FROM cursos c
-     WHERE instr(lower(c.titulo || ' ' || c.descripcion || ' ' || c.etiquetas), lower(?)) > 0
-        OR EXISTS (SELECT 1 FROM lecciones l WHERE l.curso_id = c.id AND instr(lower(l.titulo), lower(?)) > 0)
-     ORDER BY c.publicado_en, c.id`,
+  // SQLite's lower() folds ASCII only: the text search folds in JS, over a few courses' texts.
+  const searchTexts = db.prepare(
+    `SELECT c.id, c.titulo || ' ' || c.descripcion || ' ' || c.etiquetas || ' ' ||
+       coalesce((SELECT group_concat(l.titulo, ' ') FROM lecciones l WHERE l.curso_id = c.id), '') AS texto
+     FROM cursos c`,
   );
   const getCourse = db.prepare(`SELECT ${courseColumns} FROM cursos c WHERE c.id = ?`);
   const lessonColumns = `l.id, l.curso_id, c.titulo AS curso_titulo, l.orden, l.titulo, l.minutos, l.contenido_md,
@@ -314,19 +361,20 @@ export function openAcademyStore(file: string): AcademyStore {
      FROM quizzes q JOIN lecciones l ON l.id = q.leccion_id WHERE q.id = ?`,
   );
   const questions = db.prepare(
-    'SELECT clave, enunciado, opciones_json, correcta, explicacion FROM preguntas WHERE quiz_id = ? ORDER BY orden',
+    'SELECT clave, enunciado, opciones_json, correcta, explicacion FROM preguntas_privadas WHERE quiz_id = ? ORDER BY orden',
   );
   const attempts = db.prepare(
     `SELECT i.id, i.quiz_id, l.curso_id, i.aciertos, i.total, i.aprobado, i.enviado_en
-     FROM intentos i JOIN quizzes q ON q.id = i.quiz_id JOIN lecciones l ON l.id = q.leccion_id
+     FROM intentos_privados i JOIN quizzes q ON q.id = i.quiz_id JOIN lecciones l ON l.id = q.leccion_id
      WHERE i.estudiante_id = ? AND l.curso_id = ? ORDER BY i.enviado_en, i.id`,
   );
   const insertAttempt = db.prepare(
-    `INSERT INTO intentos (quiz_id, estudiante_id, respuestas_json, aciertos, total, aprobado, enviado_en)
+    `INSERT INTO intentos_privados (quiz_id, estudiante_id, respuestas_json, aciertos, total, aprobado, enviado_en)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const tableNames = db.prepare(
-    "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    `SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'
+       AND name NOT IN (${Object.keys(PRIVATE_TABLES).map(sql).join(', ')}) ORDER BY name`,
   );
   const columns = db.prepare(
     'SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?) ORDER BY cid',
@@ -338,7 +386,18 @@ export function openAcademyStore(file: string): AcademyStore {
   return {
     file,
     transaction: (work) => db.transaction(work),
-    searchCourses: (text) => (text ? searchCourses.all<CourseRow>(text, text) : allCourses.all<CourseRow>()),
+    searchCourses: (text) => {
+      const all = allCourses.all<CourseRow>();
+      if (!text) return all;
+      const wanted = fold(text);
+      const matching = new Set(
+        searchTexts
+          .all<{ id: string; texto: string }>()
+          .filter((c) => fold(c.texto).includes(wanted))
+          .map((c) => c.id),
+      );
+      return all.filter((c) => matching.has(c.id));
+    },
     getCourse: (id) => getCourse.get<CourseRow>(id),
     lessonsOf: (course) => lessonsOf.all<LessonRow>(course),
     getLesson: (id) => getLesson.get<LessonRow>(id),
@@ -365,8 +424,22 @@ export function openAcademyStore(file: string): AcademyStore {
         ).lastInsertRowid,
       ),
     tableNames: () => tableNames.all<{ name: string }>().map((r) => r.name),
-    columns: (table) => columns.all<ColumnRow>(table),
-    foreignKeys: (table) => foreignKeys.all(table),
+    // A view reports every column nullable and no keys: describe the analytics views by their base table.
+    columns: (table) => {
+      const own = columns.all<ColumnRow>(table);
+      const base = VIEW_BASES[table];
+      if (!base) return own;
+      const full = new Map(columns.all<ColumnRow>(base).map((c) => [c.name, c]));
+      return own.map((c) => full.get(c.name) ?? c);
+    },
+    foreignKeys: (table) => {
+      const base = VIEW_BASES[table];
+      if (!base) return foreignKeys.all(table);
+      const visible = new Set(columns.all<ColumnRow>(table).map((c) => c.name));
+      return foreignKeys
+        .all<{ from: string; table: string; to: string }>(base)
+        .filter((fk) => visible.has(fk.from));
+    },
     // The name comes from tableNames(), never from a request: it is safe to splice in.
     rowCount: (table) => db.prepare(`SELECT count(*) AS n FROM "${table}"`).get<{ n: number }>()!.n,
     close: () => db.close(),

@@ -5,6 +5,8 @@ import { inProcessTransport, type SystemError } from '@code-cluster/shared';
 import { AcademyClient } from '@code-cluster/shared/academy';
 import { rejectionOf } from '@code-cluster/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../storage/index.js';
+import { MIGRATIONS } from './store.js';
 import { type AcademySystem, createAcademySystem } from './system.js';
 
 const NOW = Date.parse('2026-06-27T10:30:00Z');
@@ -50,12 +52,16 @@ describe('seed data', () => {
     expect(lesson.markdown).toContain('N + M = 4 + 6 = 10 piezas');
   });
 
-  it('asks the horas: 200 question, whose answer names -32602 and isError by protocol version', async () => {
+  it('asks the horas: 200 question in the quiz of mcp-04, the lesson that teaches the answer', async () => {
     const { client } = open();
-    const quiz = await client.getQuiz('quiz-mcp-01');
+    const lesson = await client.findLesson('mcp-04-errores');
+    expect(lesson.quiz).toBe('quiz-mcp-04');
+    expect(lesson.markdown).toMatch(/-32602 Invalid params[\s\S]*isError: true/);
+    const quiz = await client.getQuiz('quiz-mcp-04');
+    expect(quiz.lesson).toBe('mcp-04-errores');
     const question = quiz.questions.find((q) => q.text.includes('horas: 200'))!;
     expect(question.text).toContain('máximo 72');
-    const result = await client.submitQuiz('quiz-mcp-01', {
+    const result = await client.submitQuiz('quiz-mcp-04', {
       student: 'bruno-diaz',
       answers: { [question.key]: 'b' },
     });
@@ -63,6 +69,26 @@ describe('seed data', () => {
     expect(graded).toMatchObject({ is_correct: true, correct_option: 'b' });
     const right = question.options.find((o) => o.key === 'b')!.text;
     expect(right).toMatch(/2025-06-18.*-32602.*2025-11-25.*isError: true/);
+    // The N×M lesson keeps its own quiz, on N×M only.
+    const nxm = await client.getQuiz('quiz-mcp-01');
+    expect(nxm.lesson).toBe('mcp-01-nxm');
+    expect(nxm.questions.map((q) => q.text).join(' ')).not.toContain('horas');
+  });
+
+  it('moves the horas: 200 question out of the N×M quiz of an older install, and hides its answers', () => {
+    const file = join(dir, 'old.db');
+    const old = openDatabase(file, { migrations: MIGRATIONS.slice(0, 2) });
+    // As the seed of earlier builds left it: the question was p3 of quiz-mcp-01, and no quiz-mcp-04.
+    old.exec(`DELETE FROM intentos WHERE quiz_id = 'quiz-mcp-04';
+      DELETE FROM preguntas WHERE quiz_id = 'quiz-mcp-04';
+      DELETE FROM quizzes WHERE id = 'quiz-mcp-04';
+      INSERT INTO preguntas VALUES ('quiz-mcp-01', 'p3', 3, 'El cliente envía horas: 200', '{}', 'b', 'x');`);
+    old.close();
+    const { system } = open(file);
+    expect(system.store.questions('quiz-mcp-01').map((q) => q.clave)).toEqual(['p1', 'p2']);
+    expect(system.store.getQuiz('quiz-mcp-04')).toMatchObject({ leccion_id: 'mcp-04-errores' });
+    expect(system.store.questions('quiz-mcp-04')[0]!.enunciado).toContain('horas: 200');
+    expect(system.store.columns('preguntas').map((c) => c.name)).not.toContain('correcta');
   });
 
   it('survives a reopen: the seed runs once and writes persist', async () => {
@@ -83,6 +109,18 @@ describe('courses and lessons', () => {
     expect((await client.searchCourses('SGP4')).courses.map((c) => c.id)).toEqual(['orbitas']);
     expect((await client.searchCourses('errores')).courses.map((c) => c.id)).toEqual(['mcp']);
     expect((await client.searchCourses('%')).courses).toEqual([]);
+  });
+
+  it('folds case and accents the Unicode way: órbita, órbitas, ORBITA and estacion all match', async () => {
+    const { client } = open();
+    const ids = async (text: string) => (await client.searchCourses(text)).courses.map((c) => c.id);
+    for (const text of ['órbita', 'órbitas', 'ORBITA', 'Órbitas', 'orbitas']) {
+      expect(await ids(text), text).toEqual(['orbitas']);
+    }
+    const accented = await ids('estación');
+    expect(accented).toContain('estaciones-terrenas');
+    expect(await ids('estacion')).toEqual(accented);
+    expect(await ids('ESTACIÓN')).toEqual(accented);
   });
 
   it('refuses a lesson under the wrong course, and unknown ones, with 404', async () => {
@@ -116,17 +154,17 @@ describe('progress', () => {
 describe('quizzes', () => {
   it('grades and stores every attempt, counting unanswered questions as wrong', async () => {
     const { client } = open();
-    const result = await client.submitQuiz('quiz-mcp-01', {
+    const result = await client.submitQuiz('quiz-mcp-04', {
       student: 'ana-garcia',
-      answers: { p1: 'b', p2: 'a' },
+      answers: { p1: 'a' },
     });
-    expect(result).toMatchObject({ correct: 1, total: 3, passed: false, student: 'ana-garcia' });
-    expect(result.results[2]).not.toHaveProperty('given');
-    const second = await client.submitQuiz('quiz-mcp-01', {
+    expect(result).toMatchObject({ correct: 0, total: 2, passed: false, student: 'ana-garcia' });
+    expect(result.results[1]).not.toHaveProperty('given');
+    const second = await client.submitQuiz('quiz-mcp-04', {
       student: 'ana-garcia',
-      answers: { p1: 'b', p2: 'c', p3: 'b' },
+      answers: { p1: 'b', p2: 'b' },
     });
-    expect(second).toMatchObject({ correct: 3, passed: true });
+    expect(second).toMatchObject({ correct: 2, passed: true });
     const progress = await client.progress('ana-garcia');
     expect(progress.courses[0]!.attempts.map((a) => a.attempt_id)).toEqual([
       result.attempt_id,

@@ -9,10 +9,12 @@ import {
   type QuizResult,
   RecordProgressRequestSchema,
   type RecordProgressResult,
+  SQL_BYTE_LIMIT,
   SQL_ROW_LIMIT,
   SQL_TIMEOUT_MS,
   SqlQueryRequestSchema,
   type SqlResult,
+  STUDENT_ID_RULE,
   type StudentProgress,
   SubmitQuizRequestSchema,
   type Table,
@@ -21,7 +23,7 @@ import { z } from 'zod';
 import { badRequest, HttpProblem, jsonResponse, notFound, unprocessable } from '../http/problem.js';
 import { createRouter, parseQuery } from '../http/router.js';
 import { dataDir } from '../storage/index.js';
-import { assertSingleSelect, SqlRefusal } from './sql-guard.js';
+import { SqlRefusal, screenQuery } from './sql-guard.js';
 import { ReadOnlySqlRunner } from './sql-runner.js';
 import {
   type AcademyStore,
@@ -40,6 +42,9 @@ export interface AcademySystemOptions {
   /** Analytics limits (tests shorten the deadline). */
   sqlRowLimit?: number;
   sqlTimeoutMs?: number;
+  sqlByteLimit?: number;
+  /** Analytics children running queries at once (default 2). */
+  sqlPoolSize?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -65,10 +70,13 @@ export function createAcademySystem(options: AcademySystemOptions = {}): Academy
   }
   const store = openAcademyStore(file);
   const now = options.now ?? Date.now;
+  const byteLimit = options.sqlByteLimit ?? SQL_BYTE_LIMIT;
   const sql = new ReadOnlySqlRunner({
     file,
     rowLimit: options.sqlRowLimit ?? SQL_ROW_LIMIT,
+    byteLimit,
     timeoutMs: options.sqlTimeoutMs ?? SQL_TIMEOUT_MS,
+    ...(options.sqlPoolSize ? { poolSize: options.sqlPoolSize } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
 
@@ -119,8 +127,7 @@ export function createAcademySystem(options: AcademySystemOptions = {}): Academy
     const row = store.getStudent(id);
     if (!row) {
       throw notFound(
-        `No existe el estudiante '${id}'. Los identificadores son el nombre en minúsculas con guiones, ` +
-          'p. ej. ana-garcia.',
+        `No existe el estudiante '${id}'. Los identificadores de estudiante son ${STUDENT_ID_RULE}.`,
         { student: id },
       );
     }
@@ -256,29 +263,44 @@ export function createAcademySystem(options: AcademySystemOptions = {}): Academy
 
   const runQuery = async (request: IncomingRestRequest): Promise<SqlResult> => {
     const body = parseBody(request, SqlQueryRequestSchema);
+    let screened: ReturnType<typeof screenQuery>;
     try {
-      await assertSingleSelect(body.sql);
+      screened = screenQuery(body.sql);
     } catch (error) {
-      if (error instanceof SqlRefusal) throw unprocessable(error.message, { refused: 'parser' });
+      if (error instanceof SqlRefusal) throw unprocessable(error.message, { refused: 'guard' });
       throw error;
     }
     const rowLimit = Math.min(body.limit ?? Number.POSITIVE_INFINITY, options.sqlRowLimit ?? SQL_ROW_LIMIT);
-    const run = await sql.run(body.sql, body.params, request.signal, rowLimit);
+    const run = await sql.run(
+      {
+        sql: body.sql,
+        // SQLite has no boolean type: true and false are stored and compared as 1 and 0.
+        params: body.params.map((p) => (typeof p === 'boolean' ? Number(p) : p)),
+        numbered: screened.numbered,
+        names: screened.names,
+        limit: rowLimit,
+        ...(body.session ? { session: body.session } : {}),
+      },
+      request.signal,
+    );
     if (!run.ok) {
       const detail =
         run.kind === 'refused'
-          ? `Consulta rechazada: ${run.message} consulta_sql solo ejecuta lecturas.`
-          : run.kind === 'timeout'
-            ? run.message
-            : `SQLite rechazó la consulta: ${run.message}`;
+          ? `Consulta rechazada: ${run.message} consulta_sql solo ejecuta lecturas de la analítica.`
+          : run.kind === 'error'
+            ? `La consulta no es válida para SQLite: ${run.message}`
+            : run.message;
       throw unprocessable(detail, { refused: run.kind });
     }
     return {
       columns: run.columns,
       rows: run.rows,
       row_count: run.rows.length,
-      truncated: run.truncated,
+      truncated: run.truncated !== false,
+      ...(run.truncated ? { truncated_by: run.truncated } : {}),
       row_limit: rowLimit,
+      byte_limit: byteLimit,
+      bytes: run.bytes,
       elapsed_ms: run.elapsedMs,
     };
   };
