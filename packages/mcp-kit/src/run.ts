@@ -130,6 +130,7 @@ export async function runServer<S extends OptionSpecs, D>(
       logger: sessionLogger,
       readOnly: config.readOnly,
       toolTimeoutMs: config.toolTimeoutMs,
+      stateless: http !== undefined && config.httpStateless,
     });
 
   if (!http) {
