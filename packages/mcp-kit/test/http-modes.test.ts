@@ -68,6 +68,11 @@ describe('--stateless', () => {
     expect(refused.json).toMatchObject({ error: { code: -32600 } });
     const kept = await postMessage(server.url, batch, { 'mcp-protocol-version': '2025-03-26' });
     expect(kept.messages.map((m) => m.id).sort()).toEqual([1, 2]);
+    const reused = await postMessage(server.url, [batch[0], { ...batch[1], id: 1 }], {
+      'mcp-protocol-version': '2025-03-26',
+    });
+    expect(reused.status).toBe(400);
+    expect(reused.json).toMatchObject({ id: 1, error: { code: -32600 } });
   });
 
   it('routes notifications/cancelled to the call in flight: it stops early and its stream ends', async () => {

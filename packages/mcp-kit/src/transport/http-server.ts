@@ -266,6 +266,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       res.writeHead(202).end();
       return;
     }
+    // No session carries ids from one POST to the next; within one batch they must still be unique.
+    const reused = reusedRequestId(body, new Set());
+    if (reused !== undefined) {
+      sendJson(res, 400, reusedIdError(reused));
+      return;
+    }
     const kit = options.newServer();
     if (!opening) {
       // No session carries the handshake from one request to the next: each request is taken as coming
