@@ -81,7 +81,7 @@ describe('hub-mcp against the hub system over real loopback HTTP', () => {
     await peer.initialize();
     const response = await peer.request('tools/call', {
       name: 'publicar_evento',
-      arguments: { topico: 'remoto', tipo: 'x', datos: { p: 'x'.repeat(70_000) } },
+      arguments: { topico: 'remoto', tipo: 'x', datos: { p: 'x'.repeat(40_000), q: 'x'.repeat(40_000) } },
     });
     expect((response.result as { isError: boolean }).isError).toBe(true);
     expect(textOf(response)).toContain('el límite es 65536 bytes');

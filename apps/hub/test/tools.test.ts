@@ -57,7 +57,7 @@ describe('publicar_evento', () => {
     const result = await call('publicar_evento', {
       topico: 'grande',
       tipo: 'x',
-      datos: { relleno: 'x'.repeat(70_000) },
+      datos: { relleno: 'x'.repeat(40_000), mas: 'x'.repeat(40_000) },
     });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('el límite es 65536 bytes (64 KiB)');

@@ -25,6 +25,7 @@ export { createKitServer, type KitServer, type ServerDefinition, type ServerOpti
 export {
   MAX_SUBSCRIPTIONS_PER_SESSION,
   type ResourceSubscriptions,
+  refuseSubscriptions,
   registerSubscriptions,
   type StopWatching,
   type SubscriptionRegistry,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { booleanSetting, type ConfigOf, helpText, type OptionSpecs, parseConfig } from './config.js';
 import type { RunningHttpServer } from './http.js';
 import { LOG_LEVELS, Logger } from './logging.js';
+import type { ProtocolSession } from './protocol/session.js';
 import { createKitServer, type ServerDefinition } from './server.js';
 import { DEFAULT_TOOL_TIMEOUT_MS } from './tools/register.js';
 import { transportOptions } from './transport/http-options.js';
@@ -114,8 +115,15 @@ export async function runServer<S extends OptionSpecs, D>(
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+  let stdioSession: ProtocolSession | undefined;
   // Over HTTP stdin means nothing (a service often has /dev/null there): only signals end the server.
-  if (!http) process.stdin.once('end', () => shutdown('stdin closed'));
+  if (!http) {
+    process.stdin.once('end', () => {
+      // Nobody reads stdout once stdin is closed: not even the shutdown's own log goes to the client.
+      if (stdioSession) stdioSession.phase = 'closed';
+      shutdown('stdin closed');
+    });
+  }
   process.on('uncaughtException', (error) => {
     logger.error('uncaught exception', { error });
     shutdown('uncaught exception', 1);
@@ -130,10 +138,12 @@ export async function runServer<S extends OptionSpecs, D>(
       logger: sessionLogger,
       readOnly: config.readOnly,
       toolTimeoutMs: config.toolTimeoutMs,
+      stateless: http !== undefined && config.httpStateless,
     });
 
   if (!http) {
     const kit = newServer(logger);
+    stdioSession = kit.session;
     closeServer = kit.close;
     await kit.connect(new StdioTransport({ maxLineBytes: config.maxLineBytes }));
     logger.info('ready on stdio', { version: app.version, readOnly: config.readOnly });

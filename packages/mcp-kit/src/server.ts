@@ -5,7 +5,7 @@ import { type Logger, type LogLevel, levelAtLeast } from './logging.js';
 import { GuardedTransport } from './protocol/guard.js';
 import { LazyJsonSchemaValidator } from './protocol/lazy-validator.js';
 import { ProtocolSession } from './protocol/session.js';
-import { type ResourceSubscriptions, registerSubscriptions } from './subscriptions.js';
+import { type ResourceSubscriptions, refuseSubscriptions, registerSubscriptions } from './subscriptions.js';
 import type { AnyTool } from './tools/define.js';
 import { DEFAULT_TOOL_TIMEOUT_MS, registerTools } from './tools/register.js';
 
@@ -29,6 +29,8 @@ export interface ServerOptions<D> {
   logger: Logger;
   readOnly?: boolean;
   toolTimeoutMs?: number;
+  /** Stateless HTTP: no session outlives a request, so nothing may be offered that notifies later. */
+  stateless?: boolean;
 }
 
 export interface KitServer {
@@ -64,7 +66,8 @@ export function createKitServer<D>(definition: ServerDefinition<D>, options: Ser
   });
   definition.resources?.(server, options.deps);
   definition.prompts?.(server, options.deps);
-  if (definition.subscriptions)
+  if (definition.subscriptions && options.stateless) refuseSubscriptions(server);
+  else if (definition.subscriptions)
     registerSubscriptions(server, definition.subscriptions(options.deps), options.logger);
   forwardLogsToClient(server, session, options.logger);
 

@@ -157,3 +157,20 @@ export function registerSubscriptions(
     close: closeAll,
   };
 }
+
+/**
+ * Stateless HTTP has no stream on which `notifications/resources/updated` could ever reach the client
+ * (no session, no GET stream): the server does not declare `resources.subscribe`, and a client that
+ * subscribes anyway is told why instead of getting a subscription that never notifies.
+ */
+export function refuseSubscriptions(server: McpServer): void {
+  const refuse = (): never => {
+    throw new ProtocolError(
+      ErrorCodes.MethodNotFound,
+      'Method not found: this server runs stateless (--stateless): it has no stream to send ' +
+        'notifications/resources/updated on, so it offers no subscriptions; read the resource again instead',
+    );
+  };
+  server.server.setRequestHandler(SubscribeRequestSchema, refuse);
+  server.server.setRequestHandler(UnsubscribeRequestSchema, refuse);
+}

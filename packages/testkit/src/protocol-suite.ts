@@ -304,6 +304,19 @@ export function describeProtocolRules(name: string, options: ProtocolSuiteOption
         expect(exit.ms).toBeLessThan(2_000);
       });
 
+      it('writes no notifications/message once stdin has closed (nobody can read them)', async () => {
+        const peer = spawn();
+        await peer.initialize();
+        expect((await peer.request('logging/setLevel', { level: 'debug' })).result).toEqual({});
+        const before = peer.received.length;
+        const exit = await peer.close();
+        expect(exit.code).toBe(0);
+        // 'exit' can come before the last of stdout has been read: wait for the pipe itself to close.
+        if (!peer.child.stdout.closed)
+          await new Promise((resolve) => peer.child.stdout.once('close', resolve));
+        expect(peer.received.slice(before).filter((m) => m.method === 'notifications/message')).toEqual([]);
+      });
+
       it.each(['SIGTERM', 'SIGINT'] as const)('exits with code 0 within 2 s on %s', async (signal) => {
         const peer = spawn();
         await peer.initialize();

@@ -1,6 +1,7 @@
 import { defineTool } from '@code-cluster/mcp-kit';
 import { z } from 'zod';
 import type { HubToolContext } from '../deps.js';
+import { datosEvento } from './datos.js';
 import { eventoRef, topico } from './schemas.js';
 
 export const publicarEvento = defineTool({
@@ -20,7 +21,7 @@ export const publicarEvento = defineTool({
       .max(100)
       .regex(/^[a-z0-9][a-z0-9._-]*$/)
       .describe('Tipo del evento, p. ej. contacto.agendado'),
-    datos: z.record(z.string(), z.unknown()).describe('Contenido del evento: un objeto JSON (máx. 64 KiB)'),
+    datos: datosEvento,
     clave_idempotencia: z
       .string()
       .min(1)

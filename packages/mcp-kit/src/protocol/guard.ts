@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logging.js';
 import { ErrorCodes, errorResponse, type JsonRpcId } from './errors.js';
-import { classifyMessage } from './messages.js';
+import { classifyMessage, isValidId } from './messages.js';
 import type { ProtocolSession } from './session.js';
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION } from './versions.js';
 
@@ -90,6 +90,19 @@ export class GuardedTransport implements Transport {
   }
 
   private receiveNotification(method: string, message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    if (method === 'notifications/cancelled') {
+      // A cancelled request is never answered: its id is free again once the SDK has acted on the
+      // cancellation, which it does a microtask later; a request reusing the id before that would take the
+      // cancellation (and the SDK's handle on the first request) for itself.
+      const requestId = (message as { params?: { requestId?: unknown } }).params?.requestId;
+      const token = isValidId(requestId) ? this.session.inflight.get(requestId) : undefined;
+      if (token) {
+        setImmediate(() => {
+          if (this.session.inflight.get(requestId as JsonRpcId) === token)
+            this.session.inflight.delete(requestId as JsonRpcId);
+        });
+      }
+    }
     if (method === 'notifications/initialized') {
       if (this.session.phase === 'initializing') this.session.phase = 'ready';
       else this.logger.debug('ignored notifications/initialized out of order', { phase: this.session.phase });
@@ -115,6 +128,10 @@ export class GuardedTransport implements Transport {
     message: JSONRPCMessage,
     extra?: MessageExtraInfo,
   ): void {
+    if (this.session.inflight.has(id)) {
+      this.reply(reusedIdError(id));
+      return;
+    }
     if (method === 'initialize' && this.session.phase !== 'awaiting-initialize') {
       this.reply(
         errorResponse(id, ErrorCodes.InvalidRequest, 'Invalid Request: the session is already initialized'),
@@ -142,12 +159,20 @@ export class GuardedTransport implements Transport {
       this.session.phase = 'initializing';
       this.initializeId = id;
       message = withSupportedVersion(message);
+      // Known now, not only once the answer is sent: a request pipelined right behind the handshake is
+      // judged by the version it negotiated.
+      this.session.protocolVersion = (
+        message as unknown as { params: { protocolVersion: string } }
+      ).params.protocolVersion;
     }
+    this.session.inflight.set(id, {});
     this.forward(message, extra);
   }
 
   /** Watches what the server sends: records the negotiated version, keeps internals off the wire. */
   private outgoing(message: JSONRPCMessage): JSONRPCMessage {
+    if ('id' in message && !('method' in message) && message.id !== undefined)
+      this.session.inflight.delete(message.id);
     if ('id' in message && message.id === this.initializeId && 'result' in message) {
       const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
       if (typeof version === 'string') this.session.protocolVersion = version;
@@ -185,4 +210,12 @@ function describeIssues(issues: ZodIssueLike[]): string {
     .slice(0, 3)
     .map((issue) => `${issue.path.map(String).join('.') || 'params'}: ${issue.message}`)
     .join('; ');
+}
+
+export function reusedIdError(id: JsonRpcId): ReturnType<typeof errorResponse> {
+  return errorResponse(
+    id,
+    ErrorCodes.InvalidRequest,
+    `Invalid Request: id ${JSON.stringify(id)} is already used by a request in progress; use a new id`,
+  );
 }

@@ -4,16 +4,19 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from '../logging.js';
 import { ErrorCodes } from '../protocol/errors.js';
-import { isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/versions.js';
+import { reusedIdError } from '../protocol/guard.js';
+import { batchesAllowed, isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import type { KitServer } from '../server.js';
 import { SessionEventStore } from './http-event-store.js';
 import { HEALTH_PATH, MCP_PATH } from './http-options.js';
 import { BearerAuth, OriginGuard, type Refusal, stripCredentials, urlHost } from './http-security.js';
 import { type HttpSession, SessionRegistry } from './http-sessions.js';
+import { StatelessCalls } from './http-stateless.js';
 import {
   isInitializeRequest,
   parseError,
   readBody,
+  reusedRequestId,
   SESSION_NOT_FOUND,
   screen,
   sendError,
@@ -71,6 +74,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const auth = options.token ? new BearerAuth(options.token) : undefined;
   const registry = new SessionRegistry(options.maxSessions, options.sessionIdleMs, logger);
   const enableJsonResponse = options.response === 'json';
+  const statelessCalls = new StatelessCalls();
 
   const refuse = (res: ServerResponse, refusal: Refusal) =>
     sendError(res, refusal.status, ErrorCodes.ServerNotInitialized, refusal.message, {
@@ -139,6 +143,22 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
 
     const version = req.headers['mcp-protocol-version'];
+    if (Array.isArray(body)) {
+      const spoken = options.stateless
+        ? typeof version === 'string'
+          ? version
+          : ASSUMED_PROTOCOL_VERSION
+        : registry.get(String(req.headers['mcp-session-id'] ?? ''))?.kit.session.protocolVersion;
+      if (spoken !== undefined && !batchesAllowed(spoken)) {
+        sendError(
+          res,
+          400,
+          ErrorCodes.InvalidRequest,
+          `Invalid Request: JSON-RPC batches were removed in MCP 2025-06-18 and this session speaks ${spoken.slice(0, 40)}; send one message per request`,
+        );
+        return;
+      }
+    }
     const opening = isInitializeRequest(body);
     if (typeof version === 'string' && !opening && !isSupportedVersion(version)) {
       sendError(
@@ -183,6 +203,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
           res.write(`event: message\nid: ${event.id}\ndata: ${JSON.stringify(event.message)}\n\n`);
         }
         res.end();
+        return;
+      }
+      const reused = reusedRequestId(body, session.kit.session.inflight);
+      if (reused !== undefined) {
+        sendJson(res, 400, reusedIdError(reused));
         return;
       }
       await session.transport.handleRequest(req, res, body);
@@ -237,6 +262,16 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     opening: boolean,
     version: string | string[] | undefined,
   ): Promise<void> {
+    if (statelessCalls.cancel(body)) {
+      res.writeHead(202).end();
+      return;
+    }
+    // No session carries ids from one POST to the next; within one batch they must still be unique.
+    const reused = reusedRequestId(body, new Set());
+    if (reused !== undefined) {
+      sendJson(res, 400, reusedIdError(reused));
+      return;
+    }
     const kit = options.newServer();
     if (!opening) {
       // No session carries the handshake from one request to the next: each request is taken as coming
@@ -250,6 +285,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     });
     await kit.connect(transport);
     res.once('close', () => void kit.close().catch(() => {}));
+    statelessCalls.track(body, transport, (done) => res.once('close', done));
     await transport.handleRequest(req, res, body);
   }
 

@@ -96,7 +96,7 @@ function discard(req: IncomingMessage, limit: number): Promise<void> {
 }
 
 export type Screened =
-  /** What the SDK transport may see (malformed notifications removed). */
+  /** What the SDK transport may see: the classified messages, rebuilt (malformed notifications removed). */
   | { kind: 'messages'; body: unknown }
   /** Refused before any session sees it: answer this JSON-RPC error with HTTP 400. */
   | { kind: 'refused'; reply: ReturnType<typeof errorResponse> }
@@ -106,13 +106,15 @@ export type Screened =
 /**
  * Judges a POST body by the same rules as a stdio line (DESIGN.md §3 rule 3) before the SDK does, which
  * would answer every shape problem with -32700: not a request → -32600 with the request's id where it has
- * one, a malformed notification → no answer. A batch (2025-03-26) is refused whole if one of its requests
- * is malformed, so that no valid request in it goes unanswered silently.
+ * one, a malformed notification → no answer. The SDK gets each message as the classifier rebuilt it
+ * (extra members dropped, params copied and bounded in depth), never the body as received. A batch
+ * (2025-03-26) is refused whole if one of its requests is malformed, so that no valid request in it goes
+ * unanswered silently.
  */
 export function screen(body: unknown): Screened {
   if (!Array.isArray(body)) {
     const incoming = classifyMessage(body);
-    if (incoming.kind !== 'invalid') return { kind: 'messages', body };
+    if (incoming.kind !== 'invalid') return { kind: 'messages', body: incoming.message };
     return incoming.reply ? { kind: 'refused', reply: incoming.reply } : { kind: 'nothing' };
   }
   if (body.length === 0) {
@@ -124,7 +126,7 @@ export function screen(body: unknown): Screened {
   const kept: unknown[] = [];
   for (const [index, element] of body.entries()) {
     const incoming = classifyMessage(element);
-    if (incoming.kind !== 'invalid') kept.push(element);
+    if (incoming.kind !== 'invalid') kept.push(incoming.message);
     else if (incoming.reply) {
       return {
         kind: 'refused',
@@ -152,4 +154,24 @@ export function isInitializeRequest(body: unknown): boolean {
 
 export function parseError(res: ServerResponse): void {
   sendError(res, 400, ErrorCodes.ParseError, 'Parse error: the body is not valid JSON');
+}
+
+/**
+ * The first request id of a body that is already in flight on the session, or repeated within the body
+ * (a batch): the SDK's transport pairs each response with its stream by id, so such a request must be
+ * refused before it sees it.
+ */
+export function reusedRequestId(
+  body: unknown,
+  inflight: { has(id: JsonRpcId): boolean },
+): JsonRpcId | undefined {
+  if (body === undefined) return undefined;
+  const seen = new Set<JsonRpcId>();
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const { id, method } = message as { id?: JsonRpcId; method?: unknown };
+    if (id === undefined || typeof method !== 'string') continue;
+    if (inflight.has(id) || seen.has(id)) return id;
+    seen.add(id);
+  }
+  return undefined;
 }

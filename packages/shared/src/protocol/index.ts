@@ -9,12 +9,15 @@ export {
 export {
   classifyLine,
   classifyMessage,
+  copyJsonValue,
   type Incoming,
   isValidId,
   type JsonRpcMessage,
+  MAX_MESSAGE_DEPTH,
   parseLine,
 } from './messages.js';
 export {
+  batchesAllowed,
   inputErrorsAreToolResults,
   isSupportedVersion,
   LATEST_PROTOCOL_VERSION,

@@ -23,3 +23,8 @@ export function inputErrorsAreToolResults(version: string | undefined): boolean 
   // Date strings compare correctly as text; an unknown (never negotiated) version is treated as the newest.
   return version === undefined || version >= '2025-11-25';
 }
+
+/** JSON-RPC batches: part of MCP 2025-03-26 (and 2024-11-05), removed from 2025-06-18 on. */
+export function batchesAllowed(version: string): boolean {
+  return version < '2025-06-18';
+}
