@@ -1,19 +1,9 @@
-import { connectSystem, runServer, type ServerApp, systemOptions } from '@code-cluster/mcp-kit';
+import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { LabClient } from '@code-cluster/shared/lab';
-import { z } from 'zod';
 import type { LabDeps } from './deps.js';
 import { labServer } from './server.js';
+import { options } from './settings.js';
 import { VERSION } from './version.js';
-
-const options = {
-  ...systemOptions('LAB', 'lab system'),
-  pollIntervalMs: {
-    flag: 'poll-interval-ms',
-    env: 'LAB_POLL_INTERVAL_MS',
-    schema: z.coerce.number().int().min(20).max(10_000).default(200),
-    description: 'how often resultado_entrega checks a running grading, ms (default 200)',
-  },
-};
 
 const app: ServerApp<typeof options, LabDeps> = {
   name: 'lab-mcp',
