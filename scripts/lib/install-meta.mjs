@@ -32,7 +32,8 @@ export function settingTitle(setting) {
 }
 
 function choicesNote(setting) {
-  return setting.choices ? ` One of: ${setting.choices.join(', ')}.` : '';
+  const listed = setting.choices?.every((choice) => setting.description.includes(choice));
+  return setting.choices && !listed ? ` One of: ${setting.choices.join(', ')}.` : '';
 }
 
 /**
