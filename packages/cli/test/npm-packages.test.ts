@@ -9,6 +9,7 @@ import {
   catalog,
   cleanEnv,
   listTools,
+  node24Bin,
   node24Dir,
   packed,
   run,
@@ -67,6 +68,19 @@ describe('each server is a publishable npm package', () => {
       server.sqlite ? { 'better-sqlite3': workspaceSqlite } : undefined,
     );
   });
+  it('@code-cluster/cli: its tarball holds the bundled installer, which depends on the six servers at its version', () => {
+    const file = packed('code-cluster-cli-0.1.0.tgz');
+    expect(run('tar', ['-tzf', file]).trim().split('\n').sort()).toEqual([
+      'package/dist/code-cluster.cjs',
+      'package/package.json',
+    ]);
+    const pkg = tarballManifest(file);
+    expect(pkg.bin).toEqual({ 'code-cluster': './dist/code-cluster.cjs' });
+    expect(pkg.private).toBeUndefined();
+    expect(pkg.dependencies).toEqual(
+      Object.fromEntries(catalog.servers.map((s) => [s.package, s.version]).sort()),
+    );
+  });
 });
 
 describe('installed with plain npm into an empty directory (no pnpm, no workspace)', () => {
@@ -86,6 +100,7 @@ describe('installed with plain npm into an empty directory (no pnpm, no workspac
         '--omit=optional',
         '--loglevel=error',
         ...catalog.servers.map(tarball),
+        packed('code-cluster-cli-0.1.0.tgz'),
       ],
       { cwd: dir, env: { ...process.env, npm_config_workspaces: 'false' } },
     );
@@ -154,5 +169,31 @@ describe('installed with plain npm into an empty directory (no pnpm, no workspac
     });
     expect(reply.error).toBeUndefined();
     expect((reply.result as { isError?: boolean }).isError).not.toBe(true);
+  });
+
+  it('npx code-cluster install --client claude-desktop --dry-run prints a config whose commands start every server', async () => {
+    const home = tempDir('npx-home-');
+    // On Node 24 (as npx runs under it): the config then names that node, which has node:sqlite.
+    const env = cleanEnv({ HOME: home, PATH: [node24Dir(), process.env.PATH].join(delimiter) });
+    delete env.XDG_CONFIG_HOME;
+    const config = JSON.parse(
+      run('npx', ['--no-install', 'code-cluster', 'install', '--client', 'claude-desktop', '--dry-run'], {
+        cwd: dir,
+        env,
+      }),
+    );
+    expect(Object.keys(config.mcpServers)).toEqual(catalog.servers.map((s) => s.app));
+    for (const server of catalog.servers) {
+      const { command, args } = config.mcpServers[server.app];
+      expect(args).toEqual([realpathSync(join(dir, 'node_modules', server.package, server.binPath))]);
+      expect(command).toBe(realpathSync(node24Bin()));
+      // Exactly the printed command, as a client starts it: from / with a bare environment.
+      const data = tempDir(`npx-data-${server.app}-`);
+      const peer = spawnPeer(command, args, {
+        cwd: '/',
+        env: { PATH: '/usr/bin:/bin', HOME: home, CODE_CLUSTER_DATA_DIR: data },
+      });
+      expect((await listTools(peer)).map((t) => t.name)).toEqual(server.tools.map((t) => t.name));
+    }
   });
 });
