@@ -55,6 +55,17 @@ async function readSettings(app) {
     write: false,
     logLevel: 'error',
     logOverride: { 'empty-import-meta': 'silent' },
+    // Only the workspace's TypeScript needs bundling; its dependencies load from the app's node_modules.
+    plugins: [
+      {
+        name: 'dependencies-external',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@code-cluster/') ? undefined : { path: args.path, external: true },
+          );
+        },
+      },
+    ],
   });
   const module = { exports: {} };
   new Function('module', 'exports', 'require', result.outputFiles[0].text)(
@@ -144,28 +155,32 @@ async function promptText(peer, prompt) {
 
 /** The whole catalog, from the sources and the built bins (run `pnpm build` first). */
 export async function buildCatalog() {
-  const servers = [];
-  for (const app of APPS) {
-    const pkg = JSON.parse(readFileSync(join(root, 'apps', app, 'package.json'), 'utf8'));
-    const [binName, binPath] = Object.entries(pkg.bin)[0];
-    const sqlite = Boolean(pkg.optionalDependencies?.['better-sqlite3']);
-    const settings = await readSettings(app);
-    const surface = await readSurface(app, join(root, 'apps', app, binPath));
-    servers.push({
-      app,
-      bin: binName,
-      binPath: binPath.replace(/^\.\//, ''),
-      package: pkg.name,
-      version: pkg.version,
-      mcpName: pkg.mcpName,
-      description: pkg.description.replace(/^[a-z]+-mcp: /, ''),
-      keywords: pkg.keywords,
-      sqlite,
-      settings: sqlite ? [...settings, DATA_DIR_SETTING] : settings,
-      ...surface,
-    });
-  }
+  // One server after another would spend most of the time waiting for start-ups: all six at once.
+  const servers = await Promise.all(APPS.map(describeServer));
   return { servers };
+}
+
+async function describeServer(app) {
+  const pkg = JSON.parse(readFileSync(join(root, 'apps', app, 'package.json'), 'utf8'));
+  const [binName, binPath] = Object.entries(pkg.bin)[0];
+  const sqlite = Boolean(pkg.optionalDependencies?.['better-sqlite3']);
+  const [settings, surface] = await Promise.all([
+    readSettings(app),
+    readSurface(app, join(root, 'apps', app, binPath)),
+  ]);
+  return {
+    app,
+    bin: binName,
+    binPath: binPath.replace(/^\.\//, ''),
+    package: pkg.name,
+    version: pkg.version,
+    mcpName: pkg.mcpName,
+    description: pkg.description.replace(/^[a-z]+-mcp: /, ''),
+    keywords: pkg.keywords,
+    sqlite,
+    settings: sqlite ? [...settings, DATA_DIR_SETTING] : settings,
+    ...surface,
+  };
 }
 
 /** The catalog as committed: stable JSON, two-space indent, final newline. */
