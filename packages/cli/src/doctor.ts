@@ -74,7 +74,7 @@ function dataDirFinding(env: NodeJS.ProcessEnv, home: string): Finding {
 }
 
 /** Every check, in order; each of our entries in each client config found is started for real. */
-export async function doctor(place: Place): Promise<Finding[]> {
+export async function doctor(place: Place, timeoutMs?: number): Promise<Finding[]> {
   const findings = [nodeVersion(), sqliteDriver(), dataDirFinding(place.env, place.home)];
   for (const id of CLIENTS) {
     const client = clients[id];
@@ -106,7 +106,7 @@ export async function doctor(place: Place): Promise<Finding[]> {
           fix: reinstall,
         });
       } else {
-        const result = await probe(launch);
+        const result = await probe(launch, timeoutMs);
         findings.push(
           result.ok
             ? { ok: true, what: `${where}: starts and lists ${result.tools.length} tools (${file})` }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { CLIENTS, type ClientId, clients, type Launch, type Place } from './clients.js';
 import { type Change, ConfigError, planRemove, planSet, write } from './config-file.js';
 import { doctor } from './doctor.js';
+import { DEFAULT_PROBE_TIMEOUT_MS } from './probe.js';
 import { entryName, installedBin, isOurs, type Server, servers } from './servers.js';
 import { VERSION } from './version.js';
 
@@ -31,6 +32,7 @@ export function helpText(): string {
     `  --servers <list>    comma-separated, default all: ${servers.map(entryName).join(',')}`,
     '  --project <dir>     the project’s config (.mcp.json, .vscode/mcp.json, .cursor/mcp.json), not the user’s',
     '  --dry-run           install, uninstall: print the file as it would be written, write nothing',
+    `  --timeout-ms <n>    doctor: how long each server has to answer initialize and tools/list (default ${DEFAULT_PROBE_TIMEOUT_MS})`,
     '  --help, -h          show this help',
     '  --version, -v       print the version',
     '',
@@ -45,6 +47,7 @@ interface Options {
   servers: Server[];
   project?: string;
   dryRun: boolean;
+  timeoutMs: number;
 }
 
 function parseArgs(argv: string[]): Options | 'help' | 'version' {
@@ -54,7 +57,12 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
   if (!(command! in COMMANDS)) {
     throw new UsageError(`unknown command '${command}': expected one of ${Object.keys(COMMANDS).join(', ')}`);
   }
-  const options: Options = { command: command as Command, servers: [...servers], dryRun: false };
+  const options: Options = {
+    command: command as Command,
+    servers: [...servers],
+    dryRun: false,
+    timeoutMs: DEFAULT_PROBE_TIMEOUT_MS,
+  };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const [flag, inline] =
@@ -89,7 +97,16 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       }
       options.servers = servers.filter((s) => names.includes(entryName(s)));
     } else if (flag === '--project') options.project = resolve(value());
-    else throw new UsageError(`unknown option ${flag} (see --help)`);
+    else if (flag === '--timeout-ms') {
+      const given = value();
+      const ms = Number(given);
+      if (!Number.isInteger(ms) || ms < 100 || ms > 600_000) {
+        throw new UsageError(
+          `invalid value for --timeout-ms: expected an integer from 100 to 600000; got '${given}'`,
+        );
+      }
+      options.timeoutMs = ms;
+    } else throw new UsageError(`unknown option ${flag} (see --help)`);
   }
   if (['install', 'uninstall', 'config'].includes(options.command) && !options.client) {
     throw new UsageError(`${options.command} needs --client (${CLIENTS.join(', ')})`);
@@ -158,7 +175,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'doctor') {
-    const findings = await doctor(place(project));
+    const findings = await doctor(place(project), parsed.timeoutMs);
     for (const f of findings) {
       process.stdout.write(`${f.ok ? 'ok     ' : 'PROBLEM'} ${f.what}\n`);
       if (f.fix) process.stdout.write(`        fix: ${f.fix}\n`);

@@ -1,13 +1,16 @@
 import { spawn } from 'node:child_process';
 import type { Launch } from './clients.js';
 
+/** What `doctor` allows a server to answer initialize and tools/list in. */
+export const DEFAULT_PROBE_TIMEOUT_MS = 2_000;
+
 export type ProbeResult = { ok: true; tools: string[] } | { ok: false; reason: string };
 
 /**
  * Starts a server as a client would (its command and args, its env on top of a minimal one, from `/`)
  * and asks for initialize and tools/list; gives up after `timeoutMs`.
  */
-export function probe(launch: Launch, timeoutMs = 2_000): Promise<ProbeResult> {
+export function probe(launch: Launch, timeoutMs = DEFAULT_PROBE_TIMEOUT_MS): Promise<ProbeResult> {
   return new Promise((resolve) => {
     const child = spawn(launch.command, launch.args, {
       cwd: '/',

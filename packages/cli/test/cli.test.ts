@@ -255,7 +255,8 @@ describe('code-cluster config, list, doctor and bad arguments', () => {
   it('doctor starts every installed entry; a broken one is a problem with the command that fixes it', () => {
     const home = tempDir('cli-home-');
     cli(home, 'install', '--client', 'claude-desktop');
-    const healthy = cli(home, 'doctor');
+    // A generous limit: the test is about what doctor finds, not about how fast this machine is.
+    const healthy = cli(home, 'doctor', '--timeout-ms', '60000');
     expect(healthy.code, healthy.stdout).toBe(0);
     for (const server of catalog.servers) {
       expect(healthy.stdout).toContain(
@@ -271,7 +272,7 @@ describe('code-cluster config, list, doctor and bad arguments', () => {
     config.mcpServers.hub.args = [join(home, 'gone', 'hub-mcp.cjs')];
     config.mcpServers.lab.args = [bin('lab'), '--no-such-flag'];
     writeFileSync(file, JSON.stringify(config, null, 2));
-    const sick = cli(home, 'doctor');
+    const sick = cli(home, 'doctor', '--timeout-ms', '60000');
     expect(sick.code).toBe(1);
     expect(sick.stdout).toContain(
       `PROBLEM Claude Desktop: hub: its bin ${join(home, 'gone', 'hub-mcp.cjs')} does not exist`,
@@ -281,6 +282,22 @@ describe('code-cluster config, list, doctor and bad arguments', () => {
     );
     expect(sick.stdout).toContain('        fix: code-cluster install --client claude-desktop');
     expect(sick.stdout).toContain('2 problem(s)');
+  });
+
+  it('doctor gives a server that never answers --timeout-ms, then reports it', () => {
+    const home = tempDir('cli-home-');
+    // A bin of the right name (so it is one of ours) that reads stdin and never answers.
+    const silent = join(home, 'silent', 'hub-mcp.cjs');
+    seed(silent, 'process.stdin.resume();\n');
+    seed(
+      desktopConfig(home),
+      JSON.stringify({ mcpServers: { hub: { command: process.execPath, args: [silent] } } }),
+    );
+    const run = cli(home, 'doctor', '--timeout-ms', '300');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'PROBLEM Claude Desktop: hub: no answer to initialize and tools/list within 300 ms',
+    );
   });
 
   it.each([
@@ -295,6 +312,10 @@ describe('code-cluster config, list, doctor and bad arguments', () => {
     ],
     [['instal'], "unknown command 'instal'"],
     [['list', '--verbose'], 'unknown option --verbose'],
+    [
+      ['doctor', '--timeout-ms', 'soon'],
+      "invalid value for --timeout-ms: expected an integer from 100 to 600000; got 'soon'",
+    ],
   ])('%j exits 2: %s', (args, message) => {
     const run = cli(tempDir('cli-home-'), ...args);
     expect(run.code).toBe(2);
