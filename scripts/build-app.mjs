@@ -98,11 +98,14 @@ if (watch) {
       writeFileSync(output.path, output.contents);
       continue;
     }
+    // An app that declares better-sqlite3 keeps SQLite files: its launcher checks for a driver at start-up.
+    const usesSqlite = Boolean({ ...pkg.dependencies, ...pkg.optionalDependencies }['better-sqlite3']);
     const program = `(function (exports, require, module, __filename, __dirname) {${output.text}\n})`;
     const launcher = readFileSync(new URL('./launcher.cjs', import.meta.url), 'utf8')
       .replace("'__PROGRAM__'", () => JSON.stringify(program))
       .replace('__PROGRAM_HASH__', createHash('sha256').update(program).digest('hex').slice(0, 16))
-      .replace('__NAME__', binName);
+      .replace('__NAME__', binName)
+      .replace('__SQLITE_SYSTEM__', usesSqlite ? binName.replace(/-mcp$/, '').toUpperCase() : '');
     writeFileSync(options.outfile, `#!/usr/bin/env node\n${launcher}`);
     chmodSync(options.outfile, 0o755);
     process.stderr.write(`built ${options.outfile} (${(launcher.length / 1024).toFixed(0)} KiB)\n`);

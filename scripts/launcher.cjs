@@ -14,6 +14,45 @@ const { Script } = require('node:vm');
 const PROGRAM = '__PROGRAM__';
 const PROGRAM_HASH = '__PROGRAM_HASH__';
 const NAME = '__NAME__';
+// Set by the build for servers whose embedded system keeps SQLite files; '' for the others.
+const SQLITE_SYSTEM = '__SQLITE_SYSTEM__';
+
+/**
+ * Why: the embedded systems open SQLite on their first request, so a missing driver would surface as a
+ * failed tool call long after start-up. A server that needs it and cannot have it says so at once, naming
+ * the fix. Not checked for --help/--version, nor with a remote system (then no SQLite is opened).
+ */
+function sqliteProblem() {
+  const argv = process.argv.slice(2);
+  if (argv.some((a) => ['--help', '-h', '--version', '-v'].includes(a))) return undefined;
+  if (argv.some((a) => a === '--api-url' || a.startsWith('--api-url='))) return undefined;
+  if (process.env[`${SQLITE_SYSTEM}_API_URL`]) return undefined;
+  if (process.env.CODE_CLUSTER_SQLITE_DRIVER !== 'better-sqlite3') {
+    try {
+      if (process.getBuiltinModule?.('node:sqlite')) return undefined;
+    } catch {
+      // Older runtimes: fall through to better-sqlite3.
+    }
+  }
+  try {
+    const Database = createRequire(__filename)('better-sqlite3');
+    new Database(':memory:').close();
+    return undefined;
+  } catch (error) {
+    return String(error?.message ?? error).split('\n')[0];
+  }
+}
+
+if (SQLITE_SYSTEM) {
+  const problem = sqliteProblem();
+  if (problem !== undefined) {
+    process.stderr.write(
+      `${NAME}: cannot start: no SQLite driver. Node ${process.version} has no node:sqlite (Node >= 22.13 has it) and better-sqlite3 did not load: ${problem}\n` +
+        `${NAME}: fix: run it on Node 22.13 or newer, or install better-sqlite3 beside it (npm install better-sqlite3), or use a remote system (--api-url)\n`,
+    );
+    process.exit(1);
+  }
+}
 
 function cacheFile() {
   if (process.env.CODE_CLUSTER_CODE_CACHE === '0') return undefined;

@@ -1,10 +1,9 @@
-import { connectSystem, runServer, type ServerApp, systemOptions } from '@code-cluster/mcp-kit';
+import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { AcademyClient } from '@code-cluster/shared/academy';
 import type { AcademyDeps } from './deps.js';
 import { academyServer } from './server.js';
+import { options } from './settings.js';
 import { VERSION } from './version.js';
-
-const options = systemOptions('ACADEMY', 'academy system');
 
 const app: ServerApp<typeof options, AcademyDeps> = {
   name: 'academy-mcp',

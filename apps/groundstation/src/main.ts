@@ -1,26 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { connectSystem, runServer, type ServerApp, systemOptions } from '@code-cluster/mcp-kit';
+import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
-import { z } from 'zod';
-import { type GroundstationDeps, SCOPES } from './deps.js';
+import type { GroundstationDeps } from './deps.js';
 import { groundstationServer } from './server.js';
+import { options } from './settings.js';
 import { VERSION } from './version.js';
-
-const options = {
-  ...systemOptions('GROUNDSTATION', 'ground station system'),
-  scope: {
-    flag: 'scope',
-    env: 'GROUNDSTATION_SCOPE',
-    schema: z.enum(SCOPES).default('consulta'),
-    description: "'consulta' (default: stations, health, bookings) or 'operador' (also programs maintenance)",
-  },
-  operatorToken: {
-    flag: 'operator-token',
-    env: 'GROUNDSTATION_OPERATOR_TOKEN',
-    schema: z.string().min(1).optional(),
-    description: "this server's operator credential for the remote system; used only with --scope operador",
-  },
-};
 
 const app: ServerApp<typeof options, GroundstationDeps> = {
   name: 'groundstation-mcp',

@@ -1,19 +1,9 @@
-import { connectSystem, runServer, type ServerApp, systemOptions } from '@code-cluster/mcp-kit';
+import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { deferredWatcher, HubClient } from '@code-cluster/shared/hub';
-import { z } from 'zod';
 import type { HubDeps } from './deps.js';
 import { hubServer } from './server.js';
+import { options } from './settings.js';
 import { VERSION } from './version.js';
-
-const options = {
-  ...systemOptions('HUB', 'hub system (subscriptions then poll it)'),
-  pollIntervalMs: {
-    flag: 'poll-interval-ms',
-    env: 'HUB_POLL_INTERVAL_MS',
-    schema: z.coerce.number().int().min(50).max(60_000).default(500),
-    description: 'remote mode: how often a subscribed topic is polled, ms (default 500)',
-  },
-};
 
 const app: ServerApp<typeof options, HubDeps> = {
   name: 'hub-mcp',

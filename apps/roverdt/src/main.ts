@@ -1,19 +1,9 @@
-import { connectSystem, runServer, type ServerApp, systemOptions } from '@code-cluster/mcp-kit';
+import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { RoverdtClient } from '@code-cluster/shared/roverdt';
-import { z } from 'zod';
 import type { RoverdtDeps } from './deps.js';
 import { roverdtServer } from './server.js';
+import { options } from './settings.js';
 import { VERSION } from './version.js';
-
-const options = {
-  ...systemOptions('ROVERDT', 'rover twin'),
-  legDelayMs: {
-    flag: 'leg-delay-ms',
-    env: 'ROVERDT_LEG_DELAY_MS',
-    schema: z.coerce.number().int().min(0).max(1_000).default(80),
-    description: 'pause before each leg of ejecutar_ruta, ms (default 80): paces progress and cancellation',
-  },
-};
 
 const app: ServerApp<typeof options, RoverdtDeps> = {
   name: 'roverdt-mcp',

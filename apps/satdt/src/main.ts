@@ -1,10 +1,9 @@
-import { connectSystem, runServer, type ServerApp, systemOptions } from '@code-cluster/mcp-kit';
+import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { SatdtClient } from '@code-cluster/shared/satdt';
 import type { SatdtDeps } from './deps.js';
 import { satdtServer } from './server.js';
+import { options } from './settings.js';
 import { VERSION } from './version.js';
-
-const options = systemOptions('SATDT', 'satdt system');
 
 const app: ServerApp<typeof options, SatdtDeps> = {
   name: 'satdt-mcp',

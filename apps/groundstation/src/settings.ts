@@ -1,0 +1,23 @@
+import { systemOptions } from '@code-cluster/mcp-kit';
+import { z } from 'zod';
+import { SCOPES } from './deps.js';
+
+/**
+ * groundstation-mcp's settings beyond mcp-kit's common ones (flags with environment fallbacks), in a module of their
+ * own so that the packaging (scripts/lib/catalog.mjs) reads them without starting the server.
+ */
+export const options = {
+  ...systemOptions('GROUNDSTATION', 'ground station system'),
+  scope: {
+    flag: 'scope',
+    env: 'GROUNDSTATION_SCOPE',
+    schema: z.enum(SCOPES).default('consulta'),
+    description: "'consulta' (default: stations, health, bookings) or 'operador' (also programs maintenance)",
+  },
+  operatorToken: {
+    flag: 'operator-token',
+    env: 'GROUNDSTATION_OPERATOR_TOKEN',
+    schema: z.string().min(1).optional(),
+    description: "this server's operator credential for the remote system; used only with --scope operador",
+  },
+};

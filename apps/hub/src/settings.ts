@@ -1,0 +1,16 @@
+import { systemOptions } from '@code-cluster/mcp-kit';
+import { z } from 'zod';
+
+/**
+ * hub-mcp's settings beyond mcp-kit's common ones (flags with environment fallbacks), in a module of their
+ * own so that the packaging (scripts/lib/catalog.mjs) reads them without starting the server.
+ */
+export const options = {
+  ...systemOptions('HUB', 'hub system (subscriptions then poll it)'),
+  pollIntervalMs: {
+    flag: 'poll-interval-ms',
+    env: 'HUB_POLL_INTERVAL_MS',
+    schema: z.coerce.number().int().min(50).max(60_000).default(500),
+    description: 'remote mode: how often a subscribed topic is polled, ms (default 500)',
+  },
+};
