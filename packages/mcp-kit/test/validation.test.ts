@@ -22,6 +22,7 @@ const schema = z.strictObject({
   datos: z.record(z.string(), z.unknown()).optional(),
   respuestas: z.record(z.string().regex(/^p[0-9]{1,2}$/), z.string().regex(/^[a-f]$/)).optional(),
   valor: z.union([z.string(), z.int()]).optional(),
+  medida: z.union([z.string(), z.int()], { error: 'debe ser un texto o un entero de la escala' }).optional(),
   fijo: z.literal('x').optional(),
 });
 
@@ -69,6 +70,10 @@ describe('argument messages name the argument, the bound and the value', () => {
     [
       { estacion: 'orbiteye-mx', valor: true },
       "'valor' no tiene ninguna de las formas que admite el esquema; recibido: true",
+    ],
+    [
+      { estacion: 'orbiteye-mx', medida: true },
+      "'medida' debe ser un texto o un entero de la escala; recibido: true",
     ],
     [{ estacion: 'orbiteye-mx', fijo: 'y' }, '\'fijo\' debe ser "x"; recibido: "y"'],
   ])('%j → %s', (args, expected) => {

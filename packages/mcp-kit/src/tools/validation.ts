@@ -64,7 +64,11 @@ function requirement(issue: z.core.$ZodIssue): string {
     case 'not_multiple_of':
       return `debe ser múltiplo de ${issue.divisor}`;
     case 'invalid_union':
-      return 'no tiene ninguna de las formas que admite el esquema';
+      // A union whose definition states its own rule (in Spanish, via zod's `error`) says it; zod's own
+      // default ("Invalid input") is English and says nothing about which form was wanted.
+      return issue.message && !issue.message.startsWith('Invalid input')
+        ? issue.message
+        : 'no tiene ninguna de las formas que admite el esquema';
     case 'invalid_key':
       return 'tiene una clave que no vale';
     case 'invalid_element':
