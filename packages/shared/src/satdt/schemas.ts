@@ -64,7 +64,6 @@ export type Satellite = z.infer<typeof SatelliteSchema>;
 
 /** The cluster's stations (CONTRACT.md reference data): the twin computes passes over exactly these. */
 export const STATION_IDS = ['orbiteye-mx', 'orbiteye-cl', 'orbiteye-es'] as const;
-export const StationIdSchema = z.enum(STATION_IDS);
 
 export const StationSchema = z.object({
   id: z.string(),
