@@ -1,10 +1,43 @@
 import { connectSystem, runServer, type ServerApp, systemOptions } from '@code-cluster/mcp-kit';
 import { SatdtClient } from '@code-cluster/shared/satdt';
-import type { SatdtDeps } from './deps.js';
+import { z } from 'zod';
+import type { ElementChanges, SatdtDeps } from './deps.js';
 import { satdtServer } from './server.js';
 import { VERSION } from './version.js';
 
-const options = systemOptions('SATDT', 'satdt system');
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+const options = {
+  ...systemOptions('SATDT', 'satdt system'),
+  elementsFile: {
+    flag: 'elements-file',
+    env: 'SATDT_ELEMENTS_FILE',
+    schema: z.string().min(1).optional(),
+    description: 'embedded twin: a file of current element sets (TLE, 2- or 3-line, or OMM JSON)',
+  },
+  elementsUrls: {
+    flag: 'elements-url',
+    env: 'SATDT_ELEMENTS_URL',
+    schema: z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((url) => url.trim())
+          .filter((url) => url !== ''),
+      )
+      .pipe(z.array(httpUrl)),
+    description:
+      'embedded twin: HTTP(S) sources of element sets, comma separated (e.g. CelesTrak GP, FORMAT=json)',
+  },
+  elementsRefreshH: {
+    flag: 'elements-refresh-h',
+    env: 'SATDT_ELEMENTS_REFRESH_H',
+    schema: z.coerce.number().min(0.25).max(168).default(8),
+    description: 'embedded twin: hours between refreshes of the element URLs (0.25–168, default 8)',
+  },
+};
 
 const app: ServerApp<typeof options, SatdtDeps> = {
   name: 'satdt-mcp',
@@ -15,11 +48,31 @@ const app: ServerApp<typeof options, SatdtDeps> = {
     const system = await connectSystem(config, {
       name: 'satellite twin',
       logger,
-      load: async () => (await import('@code-cluster/systems/satdt')).createSatdtSystem(),
+      load: async () =>
+        (await import('@code-cluster/systems/satdt')).createSatdtSystem({
+          elements: {
+            file: config.elementsFile,
+            urls: config.elementsUrls,
+            refreshHours: config.elementsRefreshH,
+          },
+          log: (level, message, fields) => logger[level](message, fields),
+          onError: (error) => logger.error('satdt system error', { error }),
+        }),
     });
+    const { embedded } = system;
+    // The element URLs are fetched when the twin loads; load it soon, but after stdio is up.
+    if (embedded && config.elementsUrls.length > 0) {
+      setTimeout(() => {
+        embedded().catch((error: unknown) => logger.error('satdt system failed to load', { error }));
+      }, 0).unref();
+    }
+    // Only the embedded twin can say when its elements change; a remote one has no push channel.
+    const elementChanges: ElementChanges | undefined = embedded
+      ? async (listener) => (await embedded()).onElementsChange(listener)
+      : undefined;
     return {
       definition: satdtServer,
-      deps: { satdt: new SatdtClient(system.transport) },
+      deps: { satdt: new SatdtClient(system.transport), ...(elementChanges ? { elementChanges } : {}) },
       close: system.close,
     };
   },

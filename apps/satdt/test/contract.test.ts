@@ -11,10 +11,16 @@ beforeAll(async () => {
 afterAll(() => close());
 
 describe('satdt-mcp contract (CONTRACT.md)', () => {
-  it('offers exactly the four satellite tools', async () => {
+  it('offers exactly the four satellite tools and the operator refresh', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['posicion_satelite', 'proximos_pases', 'satelite_info', 'telemetria_satelite'].sort(),
+      [
+        'actualizar_elementos',
+        'posicion_satelite',
+        'proximos_pases',
+        'satelite_info',
+        'telemetria_satelite',
+      ].sort(),
     );
   });
 
@@ -50,17 +56,25 @@ describe('satdt-mcp contract (CONTRACT.md)', () => {
     expect(props.desde).toMatchObject({ type: 'string', format: 'date-time' });
   });
 
-  it('declares title, annotations and outputSchema on every tool, all read-only', async () => {
+  it('declares title, annotations and outputSchema on every tool, all read-only but the operator refresh', async () => {
     const { tools } = await client.listTools();
     for (const tool of tools) {
       expect(tool.title).toBeTruthy();
+      expect(tool.outputSchema).toMatchObject({ type: 'object' });
+      if (tool.name === 'actualizar_elementos') continue;
       expect(tool.annotations).toMatchObject({
         readOnlyHint: true,
         destructiveHint: false,
         openWorldHint: false,
       });
-      expect(tool.outputSchema).toMatchObject({ type: 'object' });
     }
+    // It changes the twin's catalog from outside sources: a write, and open-world.
+    expect(tools.find((t) => t.name === 'actualizar_elementos')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
   });
 
   it('keeps the tool surface identical to the committed snapshot', async () => {
@@ -89,6 +103,13 @@ describe('satdt-mcp contract (CONTRACT.md)', () => {
       cospar_id: '1998-067A',
       regimen: 'LEO',
       estado: 'operativo',
+      epoca_elementos: '2026-06-26T16:06:15.917Z',
+      antiguedad_elementos_dias: expect.closeTo(0.33, 2),
+      fuente_elementos: {
+        origen: 'catalogo_incluido',
+        ubicacion: 'CelesTrak (GP, grupo "active"); ver data/satdt/CREDITS.md',
+        formato: 'tle',
+      },
     });
     expect(catalog.satelites.find((s) => s.norad_id === 42738)).toMatchObject({
       regimen: 'GEO',
@@ -109,6 +130,7 @@ describe('satdt-mcp contract (CONTRACT.md)', () => {
       'regimen',
       'estado',
       'elementos',
+      'fuente_elementos',
       'tle',
       'fuente',
     ]);

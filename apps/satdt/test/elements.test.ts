@@ -1,0 +1,135 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type StdioPeer, spawnServerWithData } from '@code-cluster/testkit';
+import { trackPeers } from '@code-cluster/testkit/vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const shipped = readFileSync(
+  new URL('../../../packages/systems/data/satdt/catalog.tle', import.meta.url),
+  'utf8',
+);
+
+/** Modulo-10 TLE checksum (the format's own rule), so re-dated fixture lines stay valid. */
+function checksum(line: string): number {
+  let sum = 0;
+  for (const c of line.slice(0, 68)) sum += c === '-' ? 1 : /\d/.test(c) ? Number(c) : 0;
+  return sum % 10;
+}
+function withColumns(line: string, column: number, text: string): string {
+  const body = line.slice(0, column - 1) + text + line.slice(column - 1 + text.length, 68);
+  return body + checksum(body);
+}
+const lines = shipped.split('\n').filter((l) => l.trim() !== '');
+const at = lines.findIndex((l) => l.startsWith('1 25544U'));
+const [, issLine1, issLine2] = [lines[at - 1]!, lines[at]!, lines[at + 1]!];
+/** The ISS re-dated to 29/06 12:00Z, and a satellite the shipped catalog lacks. */
+const UPDATE = [
+  'ISS (ZARYA)',
+  withColumns(issLine1, 19, '26180.50000000'),
+  issLine2,
+  'TEST OBJECT',
+  withColumns(withColumns(issLine1, 3, '90001'), 10, '26001A  '),
+  withColumns(issLine2, 3, '90001'),
+].join('\n');
+
+let http: Server;
+let url: string;
+let body: string | undefined;
+const dirs: string[] = [];
+const track = trackPeers();
+
+beforeAll(async () => {
+  http = createServer((_, res) => {
+    if (body === undefined) res.writeHead(404).end('not found');
+    else res.writeHead(200, { 'content-type': 'text/plain' }).end(body);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/gp.tle`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => http.close(resolve));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function spawn(env: Record<string, string>, args: string[] = []): StdioPeer {
+  const dir = mkdtempSync(join(tmpdir(), 'satdt-mcp-elements-'));
+  dirs.push(dir);
+  return track(spawnServerWithData('satdt', dir, args, env));
+}
+
+const structured = (m: { result?: unknown }) =>
+  (m.result as { structuredContent: Record<string, unknown> }).structuredContent;
+
+describe('satdt-mcp on current elements from an HTTP source', () => {
+  it('actualizar_elementos takes newer sets in and notifies subscribers and the resource list', async () => {
+    body = undefined;
+    const peer = spawn({ SATDT_ELEMENTS_URL: url });
+    await peer.initialize();
+    await peer.request('resources/subscribe', { uri: 'satdt://satelites/25544' });
+    await peer.request('resources/subscribe', { uri: 'satdt://satelites/20580' });
+    body = UPDATE;
+    const call = await peer.request('tools/call', { name: 'actualizar_elementos', arguments: {} });
+    expect(structured(call)).toMatchObject({
+      fuentes: [
+        { origen: 'url', ubicacion: url, resultado: 'actualizada', actualizados: [25544], nuevos: [90001] },
+      ],
+    });
+    const text = (call.result as { content: { text: string }[] }).content[0]!.text;
+    expect(text).toContain('1 actualizados (25544), 1 nuevos (90001)');
+    await peer.waitFor(
+      (m) =>
+        m.method === 'notifications/resources/updated' &&
+        (m.params as { uri: string }).uri === 'satdt://satelites/25544',
+    );
+    await peer.waitFor((m) => m.method === 'notifications/resources/list_changed');
+    const updated = peer.received.filter((m) => m.method === 'notifications/resources/updated');
+    expect(updated.map((m) => (m.params as { uri: string }).uri)).toEqual(['satdt://satelites/25544']);
+
+    const info = await peer.request('tools/call', { name: 'satelite_info', arguments: { norad_id: 25544 } });
+    expect(structured(info)).toMatchObject({
+      epoca_tle: '2026-06-29T12:00:00.000Z',
+      fuente_elementos: { origen: 'url', ubicacion: url, formato: 'tle' },
+    });
+    const newcomer = await peer.request('tools/call', {
+      name: 'satelite_info',
+      arguments: { norad_id: 90001 },
+    });
+    expect(structured(newcomer)).toMatchObject({ nombre: 'TEST OBJECT', cospar_id: '2026-001A' });
+    const catalog = await peer.request('resources/read', { uri: 'satdt://catalogo' });
+    const entries = JSON.parse((catalog.result as { contents: { text: string }[] }).contents[0]!.text)
+      .satelites as {
+      norad_id: number;
+      fuente_elementos: { origen: string };
+      antiguedad_elementos_dias: number;
+    }[];
+    expect(entries.find((e) => e.norad_id === 25544)!.fuente_elementos.origen).toBe('url');
+    expect(entries.find((e) => e.norad_id === 20580)!.fuente_elementos.origen).toBe('catalogo_incluido');
+    expect(entries.every((e) => typeof e.antiguedad_elementos_dias === 'number')).toBe(true);
+    await peer.close();
+  });
+
+  it('is absent under --read-only', async () => {
+    const peer = spawn({}, ['--read-only']);
+    await peer.initialize();
+    const list = await peer.request('tools/list');
+    const names = (list.result as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(names).toContain('satelite_info');
+    expect(names).not.toContain('actualizar_elementos');
+    await peer.close();
+  });
+
+  it.each([
+    ['SATDT_ELEMENTS_REFRESH_H', '0', /SATDT_ELEMENTS_REFRESH_H/],
+    ['SATDT_ELEMENTS_URL', 'ftp://example.org/gp.tle', /SATDT_ELEMENTS_URL/],
+  ])('exits 2 with one line naming %s=%s', async (name, value, pattern) => {
+    const peer = spawn({ [name]: value });
+    const exit = await peer.exited;
+    expect(exit.code).toBe(2);
+    const stderr = peer.stderr.trim().split('\n');
+    expect(stderr).toHaveLength(1);
+    expect(stderr[0]).toMatch(pattern);
+  });
+});
