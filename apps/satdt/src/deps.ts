@@ -7,8 +7,11 @@ export interface ElementChangeEvent {
   added: readonly number[];
 }
 
-/** Subscribes to changes of the twin's element sets; resolves to the unsubscribe. */
-export type ElementChanges = (listener: (change: ElementChangeEvent) => void) => Promise<() => void>;
+/**
+ * Subscribes to changes of the twin's element sets; returns the unsubscribe. Listening never loads the
+ * twin: its elements can only change once something loaded it.
+ */
+export type ElementChanges = (listener: (change: ElementChangeEvent) => void) => () => void;
 
 /** What satdt-mcp's tools, resources and prompts need: the twin's client, and its change feed when embedded. */
 export interface SatdtDeps {

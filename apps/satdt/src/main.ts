@@ -1,7 +1,7 @@
 import { connectSystem, runServer, type ServerApp, systemOptions } from '@code-cluster/mcp-kit';
 import { SatdtClient } from '@code-cluster/shared/satdt';
 import { z } from 'zod';
-import type { ElementChanges, SatdtDeps } from './deps.js';
+import type { ElementChangeEvent, ElementChanges, SatdtDeps } from './deps.js';
 import { satdtServer } from './server.js';
 import { VERSION } from './version.js';
 
@@ -45,11 +45,16 @@ const app: ServerApp<typeof options, SatdtDeps> = {
   summary: 'MCP server of the CO.DE satellite digital twin (catalog, SGP4 passes, position, telemetry)',
   options,
   async start(config, logger) {
+    const listeners = new Set<(change: ElementChangeEvent) => void>();
+    const elementChanges: ElementChanges = (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    };
     const system = await connectSystem(config, {
       name: 'satellite twin',
       logger,
-      load: async () =>
-        (await import('@code-cluster/systems/satdt')).createSatdtSystem({
+      load: async () => {
+        const twin = (await import('@code-cluster/systems/satdt')).createSatdtSystem({
           elements: {
             file: config.elementsFile,
             urls: config.elementsUrls,
@@ -57,7 +62,12 @@ const app: ServerApp<typeof options, SatdtDeps> = {
           },
           log: (level, message, fields) => logger[level](message, fields),
           onError: (error) => logger.error('satdt system error', { error }),
-        }),
+        });
+        twin.onElementsChange((change) => {
+          for (const listener of listeners) listener(change);
+        });
+        return twin;
+      },
     });
     const { embedded } = system;
     // The element URLs are fetched when the twin loads; load it soon, but after stdio is up.
@@ -66,13 +76,10 @@ const app: ServerApp<typeof options, SatdtDeps> = {
         embedded().catch((error: unknown) => logger.error('satdt system failed to load', { error }));
       }, 0).unref();
     }
-    // Only the embedded twin can say when its elements change; a remote one has no push channel.
-    const elementChanges: ElementChanges | undefined = embedded
-      ? async (listener) => (await embedded()).onElementsChange(listener)
-      : undefined;
     return {
       definition: satdtServer,
-      deps: { satdt: new SatdtClient(system.transport), ...(elementChanges ? { elementChanges } : {}) },
+      // Only the embedded twin can say when its elements change; a remote one has no push channel.
+      deps: { satdt: new SatdtClient(system.transport), ...(embedded ? { elementChanges } : {}) },
       close: system.close,
     };
   },

@@ -18,7 +18,7 @@ export function registerResources(server: McpServer, { satdt, elementChanges }: 
     const previous = server.server.onclose;
     server.server.onclose = () => {
       previous?.();
-      void stop.then((unsubscribe) => unsubscribe());
+      stop();
     };
   }
 
@@ -119,7 +119,7 @@ export function elementSubscriptions({ elementChanges }: SatdtDeps): ResourceSub
   return {
     templates: [CATALOG_URI, SATELLITE_TEMPLATE],
     matches: (uri) => uri === CATALOG_URI || SATELLITE_URI.test(uri),
-    watch: async (uri, onChange) => {
+    watch: (uri, onChange) => {
       if (!elementChanges) return () => {};
       const noradId = uri === CATALOG_URI ? undefined : Number(SATELLITE_URI.exec(uri)![1]);
       return elementChanges((change) => {

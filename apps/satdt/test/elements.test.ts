@@ -70,6 +70,7 @@ describe('satdt-mcp on current elements from an HTTP source', () => {
     await peer.initialize();
     await peer.request('resources/subscribe', { uri: 'satdt://satelites/25544' });
     await peer.request('resources/subscribe', { uri: 'satdt://satelites/20580' });
+    await peer.request('resources/subscribe', { uri: 'satdt://catalogo' });
     body = UPDATE;
     const call = await peer.request('tools/call', { name: 'actualizar_elementos', arguments: {} });
     expect(structured(call)).toMatchObject({
@@ -85,8 +86,17 @@ describe('satdt-mcp on current elements from an HTTP source', () => {
         (m.params as { uri: string }).uri === 'satdt://satelites/25544',
     );
     await peer.waitFor((m) => m.method === 'notifications/resources/list_changed');
+    await peer.waitFor(
+      (m) =>
+        m.method === 'notifications/resources/updated' &&
+        (m.params as { uri: string }).uri === 'satdt://catalogo',
+    );
+    // Sent as the sets were swapped in, before the tool's answer; HST (20580) kept its set and is silent.
     const updated = peer.received.filter((m) => m.method === 'notifications/resources/updated');
-    expect(updated.map((m) => (m.params as { uri: string }).uri)).toEqual(['satdt://satelites/25544']);
+    expect(updated.map((m) => (m.params as { uri: string }).uri).sort()).toEqual([
+      'satdt://catalogo',
+      'satdt://satelites/25544',
+    ]);
 
     const info = await peer.request('tools/call', { name: 'satelite_info', arguments: { norad_id: 25544 } });
     expect(structured(info)).toMatchObject({

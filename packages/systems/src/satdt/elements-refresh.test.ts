@@ -95,7 +95,10 @@ function tempDir(): string {
 }
 
 /** A twin whose element sources are `paths` on the loopback server; its log lines are collected. */
-function twin(paths: string[], extra: { cacheDir?: string; file?: string; maxBytes?: number } = {}) {
+function twin(
+  paths: string[],
+  extra: { cacheDir?: string; file?: string; maxBytes?: number; refreshHours?: number } = {},
+) {
   const log: string[] = [];
   const system = createSatdtSystem({
     now: () => NOW,
@@ -105,6 +108,7 @@ function twin(paths: string[], extra: { cacheDir?: string; file?: string; maxByt
       timeoutMs: 500,
       ...(extra.file ? { file: extra.file } : {}),
       ...(extra.maxBytes ? { maxBytes: extra.maxBytes } : {}),
+      ...(extra.refreshHours ? { refreshHours: extra.refreshHours } : {}),
     },
     log: (level, message) => log.push(`${level}: ${message}`),
   });
@@ -252,5 +256,18 @@ describe('the element file', () => {
     rmSync(file);
     expect((await system.refreshElements()).sources[0]).toMatchObject({ result: 'inaccesible' });
     expect(system.catalog).toBe(taken);
+  });
+});
+
+describe('the refresh schedule', () => {
+  it('fetches the URLs again every refreshHours, without being asked', async () => {
+    routes.set('/good.tle', { status: 503 });
+    // Every 0.1 s, so the test need not wait hours; the first fetch at start meets a 503.
+    const { system } = twin(['/good.tle'], { refreshHours: 1 / 36_000 });
+    // Queued behind the start-up fetch: once it answers, both met the 503.
+    expect((await system.refreshElements()).sources[0]).toMatchObject({ reason: 'HTTP 503' });
+    const changed = new Promise((resolve) => system.onElementsChange(resolve));
+    routes.set('/good.tle', { body: GOOD });
+    expect(await changed).toMatchObject({ updated: [25544, 20580] });
   });
 });
