@@ -13,7 +13,10 @@ export function registerResources(server: McpServer, { satdt, elementChanges }: 
   if (elementChanges) {
     // A satellite new to the catalog is a new resource of the template's list.
     const stop = elementChanges((change) => {
-      if (change.added.length > 0) server.sendResourceListChanged();
+      if (change.added.length === 0 || !server.isConnected()) return;
+      server.server.sendResourceListChanged().catch(() => {
+        // The client went away between the check and the write: nobody is left to tell.
+      });
     });
     const previous = server.server.onclose;
     server.server.onclose = () => {
