@@ -14,6 +14,7 @@ const fixture = (name: string) => readFileSync(join(pkg, 'test', 'fixtures', 'sa
 const shippedText = readFileSync(join(pkg, 'data', 'satdt', 'catalog.tle'), 'utf8');
 const ommText = fixture('elements/reference-sets.omm.json');
 const twoLineText = fixture('elements/reference-sets.tle');
+const ommXml = fixture('elements/reference-sets.omm.xml');
 
 const NOW = Date.parse('2026-06-30T00:00:00Z');
 const FILE = { origin: 'archivo', location: '/tmp/elements', loadedAtMs: NOW } as const;
@@ -49,6 +50,24 @@ describe('parseElementSets', () => {
       source: { origin: 'archivo', format: 'omm' },
     });
     expect(omm[0]!.line1).toBeUndefined();
+    const xml = parse(ommXml);
+    expect(xml.map((e) => [e.noradId, e.name, e.cosparId, e.source.format])).toEqual(
+      omm.map((e) => [e.noradId, e.name, e.cosparId, 'omm']),
+    );
+    // The same numbers, read from text instead of JSON numbers.
+    expect(xml.map((e) => e.satrec.no)).toEqual(omm.map((e) => e.satrec.no));
+    expect(xml.map((e) => e.satrec.bstar)).toEqual(omm.map((e) => e.satrec.bstar));
+    expect(xml.map((e) => e.satrec.jdsatepoch)).toEqual(omm.map((e) => e.satrec.jdsatepoch));
+  });
+
+  it('reads entities and stated units in OMM XML', () => {
+    const text = ommXml
+      .replace('<OBJECT_NAME>ISS (ZARYA)</OBJECT_NAME>', '<OBJECT_NAME>ISS &amp; ZARYA</OBJECT_NAME>')
+      .replace(
+        '<MEAN_MOTION>15.49442433</MEAN_MOTION>',
+        '<MEAN_MOTION units="rev/day">15.49442433</MEAN_MOTION>',
+      );
+    expect(parse(text).find((e) => e.noradId === 25544)!.name).toBe('ISS & ZARYA');
   });
 
   it('gives an OMM-loaded set the same passes as the same set loaded as TLE, and Skyfield’s', () => {
@@ -146,6 +165,17 @@ describe('parseElementSets', () => {
       /NORAD_CAT_ID "ISS" is not a catalog number/,
     ],
     ['an empty OMM list', '[]', /empty OMM list/],
+    ['OMM XML cut short', ommXml.slice(0, 3000), /does not end with <\/ndm> \(truncated\?\)/],
+    [
+      'OMM XML in other units',
+      ommXml.replace(
+        '<MEAN_MOTION>15.49442433</MEAN_MOTION>',
+        '<MEAN_MOTION units="rad/s">15.49442433</MEAN_MOTION>',
+      ),
+      /OMM record 2: MEAN_MOTION in units "rad\/s", expected rev\/day/,
+    ],
+    ['XML that is not OMM', '<?xml version="1.0"?><rss></rss>', /XML without <ndm> or <omm>/],
+    ['OMM XML without records', '<ndm></ndm>', /without any <omm> element/],
     [
       'a mean motion of 0.02 rev/day',
       ommWith({ MEAN_MOTION: 0.02 }),

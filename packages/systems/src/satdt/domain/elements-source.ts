@@ -24,8 +24,8 @@ export const MAX_ECCENTRICITY = 0.99;
 export const MAX_EPOCH_AHEAD_MS = 86_400_000;
 
 /**
- * Parses a whole file or HTTP body of element sets (3-line or 2-line TLE, or CCSDS OMM as JSON, as
- * CelesTrak's GP API serves it) and checks every set. Any failing set rejects the whole text: a body with
+ * Parses a whole file or HTTP body of element sets (3-line or 2-line TLE, or CCSDS OMM as JSON or XML,
+ * as CelesTrak's GP API serves them) and checks every set. Any failing set rejects the whole text: a body with
  * one corrupt set is a corrupt download (truncated, an error page, a mangled line), and half of it would
  * mix bad data into a good catalog.
  */
@@ -38,14 +38,12 @@ export function parseElementSets(
   if (body === '') throw new ElementSourceError('empty body: no element sets');
   let entries: CatalogEntry[];
   if (body.startsWith('<')) {
-    const head = body.slice(0, 200).toLowerCase();
-    throw new ElementSourceError(
-      head.includes('<html') || head.includes('<!doctype')
-        ? 'an HTML page, not element sets (an error or login page?)'
-        : 'XML is not a supported element format (use TLE or OMM JSON)',
-    );
-  }
-  if (body.startsWith('[') || body.startsWith('{')) entries = parseOmmJson(body, source);
+    const head = body.slice(0, 500).toLowerCase();
+    if (head.includes('<html') || head.includes('<!doctype')) {
+      throw new ElementSourceError('an HTML page, not element sets (an error or login page?)');
+    }
+    entries = parseOmmXml(body, source);
+  } else if (body.startsWith('[') || body.startsWith('{')) entries = parseOmmJson(body, source);
   else entries = parseTleSets(body, source);
   const seen = new Set<number>();
   for (const entry of entries) {
@@ -113,6 +111,53 @@ function parseOmmJson(body: string, source: Omit<ElementSource, 'format'>): Cata
   if (records.length === 0) throw new ElementSourceError('an empty OMM list: no element sets');
   return records.map((record, index) => {
     try {
+      return ommEntry(record, source);
+    } catch (error) {
+      throw new ElementSourceError(`OMM record ${index + 1}: ${(error as Error).message}`);
+    }
+  });
+}
+
+/** Units CCSDS fixes for OMM mean elements; an XML `units` attribute may restate them, never change them. */
+const OMM_UNITS: Readonly<Record<string, string>> = {
+  MEAN_MOTION: 'rev/day',
+  INCLINATION: 'deg',
+  RA_OF_ASC_NODE: 'deg',
+  ARG_OF_PERICENTER: 'deg',
+  MEAN_ANOMALY: 'deg',
+  BSTAR: '1/er',
+  MEAN_MOTION_DOT: 'rev/day**2',
+  MEAN_MOTION_DDOT: 'rev/day**3',
+};
+const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/**
+ * OMM XML (`<ndm><omm>…` as CelesTrak's `FORMAT=xml` serves it). Its leaf elements carry the same names
+ * as the JSON keys, so each `<omm>` becomes the same record; no general XML parser is needed for that.
+ */
+function parseOmmXml(body: string, source: Omit<ElementSource, 'format'>): CatalogEntry[] {
+  const root = /<(ndm|omm)\b/.exec(body)?.[1];
+  if (!root) throw new ElementSourceError('XML without <ndm> or <omm>: not OMM element sets');
+  if (!new RegExp(`</${root}>$`).test(body)) {
+    throw new ElementSourceError(`OMM XML does not end with </${root}> (truncated?)`);
+  }
+  const blocks = [...body.matchAll(/<omm\b[^>]*>([\s\S]*?)<\/omm>/g)];
+  if (blocks.length === 0) throw new ElementSourceError('OMM XML without any <omm> element');
+  return blocks.map((block, index) => {
+    try {
+      const record: Record<string, string> = {};
+      for (const [, tag, attributes, text] of block[1]!.matchAll(
+        /<([A-Z_]+)((?:\s+[\w:-]+="[^"]*")*)\s*>([^<]*)<\/\1>/g,
+      )) {
+        const units = /\bunits="([^"]*)"/.exec(attributes!)?.[1];
+        const expected = OMM_UNITS[tag!];
+        if (units !== undefined && expected !== undefined && units.toLowerCase() !== expected) {
+          throw new Error(`${tag} in units "${units}", expected ${expected}`);
+        }
+        record[tag!] = text!
+          .trim()
+          .replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => XML_ENTITIES[name]!);
+      }
       return ommEntry(record, source);
     } catch (error) {
       throw new ElementSourceError(`OMM record ${index + 1}: ${(error as Error).message}`);
