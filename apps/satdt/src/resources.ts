@@ -1,19 +1,38 @@
-import { readJsonResource } from '@code-cluster/mcp-kit';
-import type { Satellite, SatelliteSummary } from '@code-cluster/shared/satdt';
+import { type ResourceSubscriptions, readJsonResource } from '@code-cluster/mcp-kit';
+import type { ElementSource, Satellite, SatelliteSummary } from '@code-cluster/shared/satdt';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SatdtDeps } from './deps.js';
 
 const CATALOG_URI = 'satdt://catalogo';
+const SATELLITE_TEMPLATE = 'satdt://satelites/{norad_id}';
+const SATELLITE_URI = /^satdt:\/\/satelites\/(\d{1,6})$/;
 const MAX_COMPLETIONS = 100;
 
-export function registerResources(server: McpServer, { satdt }: SatdtDeps): void {
+export function registerResources(server: McpServer, { satdt, elementChanges }: SatdtDeps): void {
+  if (elementChanges) {
+    // A satellite new to the catalog is a new resource of the template's list.
+    const stop = elementChanges((change) => {
+      if (change.added.length === 0 || !server.isConnected()) return;
+      server.server.sendResourceListChanged().catch(() => {
+        // The client went away between the check and the write: nobody is left to tell.
+      });
+    });
+    const previous = server.server.onclose;
+    server.server.onclose = () => {
+      previous?.();
+      stop();
+    };
+  }
+
   server.registerResource(
     'catalogo',
     CATALOG_URI,
     {
       title: 'Catálogo de satélites',
-      description: 'Todos los satélites del gemelo: NORAD, nombre, COSPAR, régimen orbital y estado.',
+      description:
+        'Todos los satélites del gemelo: NORAD, nombre, COSPAR, régimen orbital, estado, y época, antigüedad y ' +
+        'fuente de sus elementos orbitales.',
       mimeType: 'application/json',
     },
     (uri, { signal }) =>
@@ -25,7 +44,7 @@ export function registerResources(server: McpServer, { satdt }: SatdtDeps): void
 
   server.registerResource(
     'satelite',
-    new ResourceTemplate('satdt://satelites/{norad_id}', {
+    new ResourceTemplate(SATELLITE_TEMPLATE, {
       list: async ({ signal }) => {
         const { satellites } = await satdt.listSatellites(undefined, signal);
         return {
@@ -51,7 +70,9 @@ export function registerResources(server: McpServer, { satdt }: SatdtDeps): void
     }),
     {
       title: 'Ficha de un satélite',
-      description: 'Entrada de catálogo de un satélite con sus elementos orbitales y su TLE.',
+      description:
+        'Entrada de catálogo de un satélite con sus elementos orbitales, su fuente y su TLE. Admite ' +
+        'resources/subscribe: cuando llegan elementos nuevos del satélite se envía notifications/resources/updated.',
       mimeType: 'application/json',
     },
     (uri, { norad_id }, { signal }) =>
@@ -62,7 +83,7 @@ export function registerResources(server: McpServer, { satdt }: SatdtDeps): void
 }
 
 /** Resource bodies speak the MCP surface's language (Spanish), like the tools, not the REST API's. */
-function entrada(s: SatelliteSummary) {
+function identidad(s: SatelliteSummary) {
   return {
     norad_id: s.norad_id,
     nombre: s.name,
@@ -73,10 +94,50 @@ function entrada(s: SatelliteSummary) {
   };
 }
 
+/** A catalog line also says how old each satellite's elements are and where they came from. */
+function entrada(s: SatelliteSummary) {
+  return {
+    ...identidad(s),
+    epoca_elementos: s.epoch,
+    antiguedad_elementos_dias: s.age_days,
+    fuente_elementos: fuenteElementos(s.element_source),
+  };
+}
+
+/** Where a satellite's current elements came from, in the surface's words. */
+export function fuenteElementos(source: ElementSource) {
+  return {
+    origen: source.origin,
+    ubicacion: source.location,
+    formato: source.format,
+    ...(source.loaded_at === undefined ? {} : { cargados: source.loaded_at }),
+  };
+}
+
+/**
+ * `satdt://satelites/{norad_id}` notifies when that satellite's elements change, `satdt://catalogo` when
+ * any do. Only the embedded twin tells of changes; against a remote one a subscription never notifies.
+ */
+export function elementSubscriptions({ elementChanges }: SatdtDeps): ResourceSubscriptions {
+  return {
+    templates: [CATALOG_URI, SATELLITE_TEMPLATE],
+    matches: (uri) => uri === CATALOG_URI || SATELLITE_URI.test(uri),
+    watch: (uri, onChange) => {
+      if (!elementChanges) return () => {};
+      const noradId = uri === CATALOG_URI ? undefined : Number(SATELLITE_URI.exec(uri)![1]);
+      return elementChanges((change) => {
+        if (noradId === undefined || change.updated.includes(noradId) || change.added.includes(noradId)) {
+          onChange();
+        }
+      });
+    },
+  };
+}
+
 function ficha(s: Satellite) {
   const e = s.elements;
   return {
-    ...entrada(s),
+    ...identidad(s),
     elementos: {
       epoca: e.epoch,
       antiguedad_dias: e.age_days,
@@ -93,7 +154,8 @@ function ficha(s: Satellite) {
       bstar: e.bstar,
       ...(e.warning === undefined ? {} : { aviso: e.warning }),
     },
-    tle: { linea1: s.tle.line1, linea2: s.tle.line2 },
+    fuente_elementos: fuenteElementos(s.element_source),
+    ...(s.tle === undefined ? {} : { tle: { linea1: s.tle.line1, linea2: s.tle.line2 } }),
     fuente: s.source,
   };
 }

@@ -1,7 +1,7 @@
 import { createKitServer, type KitServer, type Logger, type ServerDefinition } from '@code-cluster/mcp-kit';
 import type { SatdtDeps } from './deps.js';
 import { registerPrompts } from './prompts.js';
-import { registerResources } from './resources.js';
+import { elementSubscriptions, registerResources } from './resources.js';
 import { tools } from './tools/index.js';
 import { VERSION } from './version.js';
 
@@ -17,6 +17,7 @@ export const satdtServer: ServerDefinition<SatdtDeps> = {
   tools,
   resources: registerResources,
   prompts: registerPrompts,
+  subscriptions: elementSubscriptions,
 };
 
 export interface CreateServerOptions {

@@ -11,10 +11,16 @@ beforeAll(async () => {
 afterAll(() => close());
 
 describe('satdt-mcp contract (CONTRACT.md)', () => {
-  it('offers exactly the four satellite tools', async () => {
+  it('offers exactly the four satellite tools and the operator refresh', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['posicion_satelite', 'proximos_pases', 'satelite_info', 'telemetria_satelite'].sort(),
+      [
+        'actualizar_elementos',
+        'posicion_satelite',
+        'proximos_pases',
+        'satelite_info',
+        'telemetria_satelite',
+      ].sort(),
     );
   });
 
@@ -41,24 +47,34 @@ describe('satdt-mcp contract (CONTRACT.md)', () => {
     // The course's shape (type string) plus what CONTRACT.md allows: the stations and what they are.
     expect(props.estacion).toMatchObject({ type: 'string' });
     const { stations } = await embeddedDeps().satdt.listStations();
-    expect((props.estacion as { enum: string[] }).enum).toEqual(stations.map((s) => s.id));
+    expect(props.estacion).not.toHaveProperty('enum');
+    const description = (props.estacion as { description: string }).description;
+    for (const s of stations) expect(description).toContain(s.id);
     expect((props.estacion as { description: string }).description).toMatch(/^Estación terrena/);
     expect(props.horas).toEqual({ type: 'integer', minimum: 1, maximum: 72 });
     expect(tool.inputSchema.required).toEqual(['norad_id', 'estacion']);
     expect(props.desde).toMatchObject({ type: 'string', format: 'date-time' });
   });
 
-  it('declares title, annotations and outputSchema on every tool, all read-only', async () => {
+  it('declares title, annotations and outputSchema on every tool, all read-only but the operator refresh', async () => {
     const { tools } = await client.listTools();
     for (const tool of tools) {
       expect(tool.title).toBeTruthy();
+      expect(tool.outputSchema).toMatchObject({ type: 'object' });
+      if (tool.name === 'actualizar_elementos') continue;
       expect(tool.annotations).toMatchObject({
         readOnlyHint: true,
         destructiveHint: false,
         openWorldHint: false,
       });
-      expect(tool.outputSchema).toMatchObject({ type: 'object' });
     }
+    // It changes the twin's catalog from outside sources: a write, and open-world.
+    expect(tools.find((t) => t.name === 'actualizar_elementos')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
   });
 
   it('keeps the tool surface identical to the committed snapshot', async () => {
@@ -87,6 +103,13 @@ describe('satdt-mcp contract (CONTRACT.md)', () => {
       cospar_id: '1998-067A',
       regimen: 'LEO',
       estado: 'operativo',
+      epoca_elementos: '2026-06-26T16:06:15.917Z',
+      antiguedad_elementos_dias: expect.closeTo(0.33, 2),
+      fuente_elementos: {
+        origen: 'catalogo_incluido',
+        ubicacion: 'CelesTrak (GP, grupo "active"); ver data/satdt/CREDITS.md',
+        formato: 'tle',
+      },
     });
     expect(catalog.satelites.find((s) => s.norad_id === 42738)).toMatchObject({
       regimen: 'GEO',
@@ -107,6 +130,7 @@ describe('satdt-mcp contract (CONTRACT.md)', () => {
       'regimen',
       'estado',
       'elementos',
+      'fuente_elementos',
       'tle',
       'fuente',
     ]);

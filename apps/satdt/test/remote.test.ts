@@ -1,9 +1,12 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type RunningService, serveHttp } from '@code-cluster/systems';
 import { createSatdtSystem } from '@code-cluster/systems/satdt';
 import { type StdioPeer, spawnServer } from '@code-cluster/testkit';
 import { describeUnreachableSystem, trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PINNED } from './helpers.js';
+import { elementUpdate, PINNED } from './helpers.js';
 
 const TOKEN = 'satdt-test-token';
 let service: RunningService;
@@ -52,6 +55,44 @@ describe('satdt-mcp against the satdt system over real loopback HTTP', () => {
       arguments: { norad_id: 25544 },
     });
     expect((telemetry.result as { isError?: boolean }).isError).toBeFalsy();
+  });
+
+  it('refreshes the remote twin’s own element sources with actualizar_elementos (a POST)', async () => {
+    const without = spawnRemote(service.url);
+    await without.initialize();
+    const none = await without.request('tools/call', { name: 'actualizar_elementos', arguments: {} });
+    expect(textOf(none)).toMatch(/^No hay fuentes de elementos configuradas .*\(\d+ satélites\)\.$/);
+
+    const dir = mkdtempSync(join(tmpdir(), 'satdt-remote-elements-'));
+    const file = join(dir, 'elements.tle');
+    writeFileSync(file, '');
+    const twin = createSatdtSystem({ now: () => Date.parse('2026-06-30T00:00:00Z'), elements: { file } });
+    const remote = await serveHttp(twin.handler, { token: TOKEN });
+    try {
+      const peer = spawnRemote(remote.url);
+      await peer.initialize();
+      writeFileSync(file, elementUpdate());
+      const call = await peer.request('tools/call', { name: 'actualizar_elementos', arguments: {} });
+      expect((call.result as { structuredContent: unknown }).structuredContent).toMatchObject({
+        fuentes: [
+          {
+            origen: 'archivo',
+            ubicacion: file,
+            resultado: 'actualizada',
+            actualizados: [25544],
+            nuevos: [90001],
+          },
+        ],
+      });
+      const info = await peer.request('tools/call', {
+        name: 'satelite_info',
+        arguments: { norad_id: 25544 },
+      });
+      expect(textOf(info)).toContain(`del archivo ${file}, cargados 2026-06-30T00:00:00.000Z`);
+    } finally {
+      await remote.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('turns a 404 problem into a domain error quoting its detail', async () => {

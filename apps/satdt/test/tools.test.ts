@@ -1,3 +1,4 @@
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@code-cluster/mcp-kit';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,14 +129,24 @@ describe('proximos_pases', () => {
     expect(textOf(result)).toContain('geosíncrono');
   });
 
-  it('answers an unknown station with an error listing the stations (estacion is an enum)', async () => {
-    const result = await call('proximos_pases', { norad_id: 25544, estacion: 'orbiteye-ar', desde: PINNED });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toBe(
-      "Argumentos inválidos para 'proximos_pases': 'estacion' debe ser uno de: \"orbiteye-mx\", " +
-        '"orbiteye-cl", "orbiteye-es"; recibido: "orbiteye-ar".',
-    );
-  });
+  it.each(SUPPORTED_PROTOCOL_VERSIONS)(
+    'answers an unknown station with a domain error naming the stations on protocol %s',
+    async (version) => {
+      const session = await connectEmbedded(version);
+      try {
+        const result = (await session.client.callTool({
+          name: 'proximos_pases',
+          arguments: { norad_id: 25544, estacion: 'orbiteye-ar', desde: PINNED },
+        })) as CallToolResult;
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toContain(
+          "No existe la estación 'orbiteye-ar'. Estaciones disponibles: orbiteye-mx, orbiteye-cl, orbiteye-es.",
+        );
+      } finally {
+        await session.close();
+      }
+    },
+  );
 
   it('dates a LOS that falls on the next day instead of reading backwards', async () => {
     // The ISS rises over Madrid at 23:58Z on 28/06 and sets at 00:06Z on 29/06.

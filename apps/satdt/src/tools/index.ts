@@ -1,5 +1,6 @@
 import type { AnyTool } from '@code-cluster/mcp-kit';
 import type { SatdtDeps } from '../deps.js';
+import { actualizarElementos } from './actualizar-elementos.js';
 import { posicionSatelite } from './posicion-satelite.js';
 import { proximosPases } from './proximos-pases.js';
 import { sateliteInfo } from './satelite-info.js';
@@ -10,4 +11,5 @@ export const tools: readonly AnyTool<SatdtDeps>[] = [
   proximosPases,
   posicionSatelite,
   telemetriaSatelite,
+  actualizarElementos,
 ];

@@ -1,5 +1,5 @@
 import { defineTool } from '@code-cluster/mcp-kit';
-import { STATION_IDS, StationIdSchema } from '@code-cluster/shared/satdt';
+import { STATION_IDS } from '@code-cluster/shared/satdt';
 import { z } from 'zod';
 import type { SatdtToolContext } from '../deps.js';
 import { avisoElementos, dayHhmmZ, endHhmmZ, hhmmZ, lines, round, warningField } from '../format.js';
@@ -34,9 +34,11 @@ export const proximosPases = defineTool({
   description: 'Ventanas de visibilidad futuras desde una estación.',
   input: z.strictObject({
     norad_id: z.int(),
-    estacion: StationIdSchema.describe(
-      `Estación terrena desde la que se mira: ${STATION_IDS.join(', ')} (México, Chile, España)`,
-    ),
+    // A plain string, not an enum: an unknown station is a domain error naming the valid ones (CONTRACT.md),
+    // which an enum would turn into a protocol error (-32602) on 2025-06-18 sessions.
+    estacion: z
+      .string()
+      .describe(`Estación terrena desde la que se mira: ${STATION_IDS.join(', ')} (México, Chile, España)`),
     horas: z.int().min(1).max(72).optional(),
     desde: z.iso
       .datetime({ offset: false })

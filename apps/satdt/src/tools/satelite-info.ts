@@ -1,7 +1,9 @@
 import { defineTool } from '@code-cluster/mcp-kit';
+import type { ElementSource } from '@code-cluster/shared/satdt';
 import { z } from 'zod';
 import type { SatdtToolContext } from '../deps.js';
 import { avisoElementos, lines, round, warningField } from '../format.js';
+import { fuenteElementos } from '../resources.js';
 
 export const sateliteInfo = defineTool({
   name: 'satelite_info',
@@ -29,6 +31,14 @@ export const sateliteInfo = defineTool({
     excentricidad: z.number(),
     epoca_tle: z.string().describe('Época del juego de elementos (ISO-8601 UTC)'),
     antiguedad_tle_dias: z.number().describe('Días transcurridos desde la época de los elementos'),
+    fuente_elementos: z
+      .object({
+        origen: z.enum(['catalogo_incluido', 'archivo', 'url']),
+        ubicacion: z.string(),
+        formato: z.enum(['tle', 'omm']),
+        cargados: z.string().optional().describe('Cuándo los tomó el gemelo (ISO-8601 UTC)'),
+      })
+      .describe('De dónde vienen los elementos vigentes del satélite'),
     aviso_elementos: avisoElementos,
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -49,6 +59,7 @@ export const sateliteInfo = defineTool({
       excentricidad: e.eccentricity,
       epoca_tle: e.epoch,
       antiguedad_tle_dias: round(e.age_days, 2),
+      fuente_elementos: fuenteElementos(sat.element_source),
       ...warningField(e.warning),
     };
     const text = lines(
@@ -56,12 +67,24 @@ export const sateliteInfo = defineTool({
         `${sat.status}. ` +
         `Inclinación ${data.inclinacion_deg.toFixed(2)}°, periodo ${data.periodo_min.toFixed(1)} min, ` +
         `apogeo ${Math.round(e.apogee_km)} km, perigeo ${Math.round(e.perigee_km)} km. ` +
-        `Elementos TLE de ${e.epoch} (${data.antiguedad_tle_dias.toFixed(1)} días).`,
+        `Elementos ${sat.element_source.format.toUpperCase()} de ${e.epoch} (${data.antiguedad_tle_dias.toFixed(1)} días), ` +
+        `${sourceText(sat.element_source)}.`,
       e.warning,
     );
     return { text, data };
   },
 });
+
+function sourceText(source: ElementSource): string {
+  switch (source.origin) {
+    case 'catalogo_incluido':
+      return 'del catálogo incluido con el gemelo';
+    case 'archivo':
+      return `del archivo ${source.location}, cargados ${source.loaded_at}`;
+    default:
+      return `de ${source.location}, descargados ${source.loaded_at}`;
+  }
+}
 
 function subtypeText(subtype: string | undefined): string {
   switch (subtype) {

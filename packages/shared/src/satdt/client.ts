@@ -4,6 +4,7 @@ import {
   HealthSchema,
   PassesSchema,
   PositionSchema,
+  RefreshReportSchema,
   SatelliteListSchema,
   SatelliteSchema,
   StationListSchema,
@@ -47,6 +48,11 @@ export class SatdtClient {
 
   telemetry(noradId: number, at?: string, signal?: AbortSignal) {
     return this.rest.get(`/v1/satellites/${noradId}/telemetry`, TelemetrySchema, { at }, signal);
+  }
+
+  /** Re-reads every configured element source now (the twin's operator action). */
+  refreshElements(signal?: AbortSignal) {
+    return this.rest.call({ method: 'POST', path: '/v1/elements/refresh' }, RefreshReportSchema, signal);
   }
 
   listStations(signal?: AbortSignal) {

@@ -25,6 +25,17 @@ const ElementWarningSchema = z.string().optional();
 
 export const OperationalStatusSchema = z.enum(['operativo', 'retirado']);
 
+/** Where a satellite's current element set came from (origin values in Spanish: they reach the MCP surface). */
+export const ElementSourceSchema = z.object({
+  origin: z.enum(['catalogo_incluido', 'archivo', 'url']),
+  /** The file or URL; for the shipped catalog, where its credits are. */
+  location: z.string(),
+  format: z.enum(['tle', 'omm']),
+  /** When the twin took the set in; absent for the shipped catalog. */
+  loaded_at: isoTime.optional(),
+});
+export type ElementSource = z.infer<typeof ElementSourceSchema>;
+
 export const SatelliteSummarySchema = z.object({
   norad_id: NoradIdSchema,
   name: z.string(),
@@ -32,6 +43,10 @@ export const SatelliteSummarySchema = z.object({
   regime: RegimeSchema,
   subtype: GeosynchronousSubtypeSchema.optional(),
   status: OperationalStatusSchema,
+  /** Epoch of the current element set and its age at the moment of the answer. */
+  epoch: isoTime,
+  age_days: z.number(),
+  element_source: ElementSourceSchema,
 });
 export type SatelliteSummary = z.infer<typeof SatelliteSummarySchema>;
 
@@ -57,14 +72,34 @@ export const ElementsSchema = z.object({
 
 export const SatelliteSchema = SatelliteSummarySchema.extend({
   elements: ElementsSchema,
-  tle: z.object({ line1: z.string(), line2: z.string() }),
+  /** The set's TLE lines; absent for a set that came as OMM. */
+  tle: z.object({ line1: z.string(), line2: z.string() }).optional(),
   source: z.string(),
 });
+
+const SourceReportSchema = z.object({
+  origin: z.enum(['archivo', 'url']),
+  location: z.string(),
+  result: z.enum(['actualizada', 'sin_cambios', 'no_modificada', 'rechazada', 'inaccesible']),
+  reason: z.string().optional(),
+  sets: z.int(),
+  updated: z.array(z.int()),
+  added: z.array(z.int()),
+  older: z.array(z.int()),
+  unchanged: z.array(z.int()),
+});
+
+/** What `POST /v1/elements/refresh` did, source by source. */
+export const RefreshReportSchema = z.object({
+  at: isoTime,
+  sources: z.array(SourceReportSchema),
+  satellites: z.int(),
+});
+export type RefreshReport = z.infer<typeof RefreshReportSchema>;
 export type Satellite = z.infer<typeof SatelliteSchema>;
 
 /** The cluster's stations (CONTRACT.md reference data): the twin computes passes over exactly these. */
 export const STATION_IDS = ['orbiteye-mx', 'orbiteye-cl', 'orbiteye-es'] as const;
-export const StationIdSchema = z.enum(STATION_IDS);
 
 export const StationSchema = z.object({
   id: z.string(),

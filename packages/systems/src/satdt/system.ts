@@ -16,6 +16,8 @@ import { CATALOG_TLE } from './catalog-data.js';
 import {
   type Catalog,
   type CatalogEntry,
+  type ElementChangeListener,
+  ElementStore,
   elementSetAgeDays,
   elementWarning,
   findPasses,
@@ -30,31 +32,54 @@ import {
   sunPosition,
   telemetryAt,
 } from './domain/index.js';
+import {
+  type ElementsConfig,
+  type ElementsLog,
+  ElementsRefresher,
+  type RefreshReport,
+} from './elements-refresh.js';
 
 export interface SatdtSystemOptions {
   /** TLE text of the catalog; the shipped CelesTrak set by default. */
   catalogTle?: string;
+  /** Current element sets from a file and HTTP sources (see elements-refresh.ts); shipped ones only if unset. */
+  elements?: ElementsConfig;
   /** The twin's clock, Unix ms (tests pin it). */
   now?: () => number;
   onError?: (error: unknown) => void;
+  /** Where the element sources' outcomes go (stderr in the servers). */
+  log?: ElementsLog;
 }
 
 export interface SatdtSystem {
   handler: RestHandler;
-  catalog: Catalog;
+  /** The catalog as it is now (replaced whole on every change of the element sets). */
+  readonly catalog: Catalog;
+  /** Re-reads every element source; with none configured, an empty report. */
+  refreshElements(): Promise<RefreshReport>;
+  /** Runs after every change of the catalog's element sets. */
+  onElementsChange(listener: ElementChangeListener): () => void;
+  close(): void;
 }
 
-const SOURCE = 'CelesTrak (GP, grupo "active"); ver data/satdt/CREDITS.md';
 const MAX_WINDOW_HOURS = 168;
 const isoTime = z.iso.datetime({ offset: false });
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The satellite twin's REST API (see packages/shared/src/satdt/schemas.ts for the resources). */
 export function createSatdtSystem(options: SatdtSystemOptions = {}): SatdtSystem {
-  const catalog = loadCatalog(options.catalogTle ?? CATALOG_TLE);
+  const store = new ElementStore(loadCatalog(options.catalogTle ?? CATALOG_TLE));
   const now = options.now ?? Date.now;
+  const elements = options.elements ?? {};
+  const refresher =
+    elements.file || (elements.urls ?? []).length > 0
+      ? new ElementsRefresher(store, elements, now, options.log ?? (() => {}))
+      : undefined;
+  refresher?.start();
 
+  // Every request reads the catalog once and works on that map to the end.
   const satellite = (id: string): CatalogEntry => {
+    const catalog = store.catalog;
     const noradId = Number(id);
     const entry = Number.isInteger(noradId) ? catalog.get(noradId) : undefined;
     if (!entry) {
@@ -91,11 +116,12 @@ export function createSatdtSystem(options: SatdtSystemOptions = {}): SatdtSystem
         handle: ({ request }) => {
           const { search } = parseQuery(request.query, z.object({ search: z.string().max(100).optional() }));
           const needle = search?.trim().toLowerCase();
-          const satellites = [...catalog.values()]
+          const atMs = now();
+          const satellites = [...store.catalog.values()]
             .filter(
               (e) => !needle || e.name.toLowerCase().includes(needle) || `${e.noradId}`.startsWith(needle),
             )
-            .map(summary);
+            .map((e) => summary(e, atMs));
           return { satellites };
         },
       },
@@ -183,6 +209,14 @@ export function createSatdtSystem(options: SatdtSystemOptions = {}): SatdtSystem
         },
       },
       {
+        method: 'POST',
+        pattern: '/v1/elements/refresh',
+        handle: async (): Promise<RefreshReport> =>
+          refresher
+            ? await refresher.refresh()
+            : { at: iso(now()), sources: [], satellites: store.catalog.size },
+      },
+      {
         method: 'GET',
         pattern: '/v1/stations',
         handle: () => ({ stations: STATIONS.map(stationDto) }),
@@ -196,7 +230,17 @@ export function createSatdtSystem(options: SatdtSystemOptions = {}): SatdtSystem
     options.onError,
   );
 
-  return { handler, catalog };
+  return {
+    handler,
+    get catalog() {
+      return store.catalog;
+    },
+    refreshElements: () =>
+      refresher?.refresh() ??
+      Promise.resolve({ at: iso(now()), sources: [], satellites: store.catalog.size }),
+    onElementsChange: (listener) => store.onChange(listener),
+    close: () => refresher?.close(),
+  };
 }
 
 const SUBTYPES: Readonly<Record<GeosynchronousKind, NonNullable<SatelliteSummary['subtype']>>> = {
@@ -205,8 +249,9 @@ const SUBTYPES: Readonly<Record<GeosynchronousKind, NonNullable<SatelliteSummary
   eccentric: 'geosincrona_excentrica',
 };
 
-function summary(entry: CatalogEntry): SatelliteSummary {
-  const { regime, geosynchronousKind } = orbitalElements(entry.satrec);
+function summary(entry: CatalogEntry, atMs: number): SatelliteSummary {
+  const { regime, geosynchronousKind, epoch } = orbitalElements(entry.satrec);
+  const { origin, location, format, loadedAtMs } = entry.source;
   return {
     norad_id: entry.noradId,
     name: entry.name,
@@ -214,6 +259,14 @@ function summary(entry: CatalogEntry): SatelliteSummary {
     regime,
     ...(geosynchronousKind ? { subtype: SUBTYPES[geosynchronousKind] } : {}),
     status: entry.status,
+    epoch,
+    age_days: elementSetAgeDays(entry.satrec, atMs),
+    element_source: {
+      origin,
+      location,
+      format,
+      ...(origin === 'catalogo_incluido' ? {} : { loaded_at: iso(loadedAtMs) }),
+    },
   };
 }
 
@@ -226,7 +279,7 @@ function detail(entry: CatalogEntry, atMs: number): Satellite {
   const e = orbitalElements(entry.satrec);
   const staleness = elementWarning(entry.satrec, atMs);
   return {
-    ...summary(entry),
+    ...summary(entry, atMs),
     elements: {
       epoch: e.epoch,
       age_days: elementSetAgeDays(entry.satrec, atMs),
@@ -243,8 +296,8 @@ function detail(entry: CatalogEntry, atMs: number): Satellite {
       bstar: entry.satrec.bstar,
       ...(staleness === undefined ? {} : { warning: staleness }),
     },
-    tle: { line1: entry.line1, line2: entry.line2 },
-    source: SOURCE,
+    ...(entry.line1 && entry.line2 ? { tle: { line1: entry.line1, line2: entry.line2 } } : {}),
+    source: entry.source.location,
   };
 }
 

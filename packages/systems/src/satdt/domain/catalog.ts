@@ -3,18 +3,41 @@ import { type SatRec, twoline2satrec } from 'satellite.js';
 /** Operational status as the twin reports it (Spanish: it reaches the MCP surface verbatim). */
 export type OperationalStatus = 'operativo' | 'retirado';
 
+/** Where an element set came from: the shipped catalog, an operator's file or an HTTP source. */
+export type ElementOrigin = 'catalogo_incluido' | 'archivo' | 'url';
+export type ElementFormat = 'tle' | 'omm';
+
+export interface ElementSource {
+  origin: ElementOrigin;
+  /** The file path or URL; for the shipped catalog, where its credits are. */
+  location: string;
+  format: ElementFormat;
+  /** When the twin took this set in, Unix ms. */
+  loadedAtMs: number;
+}
+
+/** The shipped sets were taken in when the twin was built: their load time is their epoch's season. */
+export const SHIPPED_SOURCE: ElementSource = {
+  origin: 'catalogo_incluido',
+  location: 'CelesTrak (GP, grupo "active"); ver data/satdt/CREDITS.md',
+  format: 'tle',
+  loadedAtMs: 0,
+};
+
 export interface CatalogEntry {
   noradId: number;
   name: string;
   /** International designator in COSPAR form, e.g. `1998-067A`. */
   cosparId: string;
-  line1: string;
-  line2: string;
+  /** The set's TLE lines when it came as a TLE; an OMM-loaded set has none. */
+  line1?: string;
+  line2?: string;
   status: OperationalStatus;
   satrec: SatRec;
+  source: ElementSource;
 }
 
-export type Catalog = Map<number, CatalogEntry>;
+export type Catalog = ReadonlyMap<number, CatalogEntry>;
 
 /**
  * Satellites whose element sets ship in the catalog although they no longer operate. The rest of the
@@ -80,7 +103,12 @@ export function cosparFromIntlDesignator(designator: string): string {
  * NORAD id shared by both lines are checked, since a corrupt set would otherwise propagate silently
  * to a wrong orbit.
  */
-export function parseTle(name: string, line1: string, line2: string): CatalogEntry {
+export function parseTle(
+  name: string,
+  line1: string,
+  line2: string,
+  source: ElementSource = SHIPPED_SOURCE,
+): CatalogEntry {
   const l1 = line1.trimEnd();
   const l2 = line2.trimEnd();
   const cleanName = name.trim().replace(/^0 /, '').trim();
@@ -107,6 +135,7 @@ export function parseTle(name: string, line1: string, line2: string): CatalogEnt
     line2: l2,
     status: operationalStatus(noradId),
     satrec,
+    source,
   };
 }
 
@@ -130,7 +159,7 @@ export function parseTleText(text: string): CatalogEntry[] {
 
 /** The catalog keyed by NORAD id; a NORAD id appearing twice is an error rather than a silent overwrite. */
 export function loadCatalog(text: string): Catalog {
-  const catalog: Catalog = new Map();
+  const catalog = new Map<number, CatalogEntry>();
   for (const entry of parseTleText(text)) {
     if (catalog.has(entry.noradId)) throw new Error(`NORAD id ${entry.noradId} appears twice in the catalog`);
     catalog.set(entry.noradId, entry);

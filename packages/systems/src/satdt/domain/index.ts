@@ -3,13 +3,18 @@ export {
   type Catalog,
   type CatalogEntry,
   cosparFromIntlDesignator,
+  type ElementFormat,
+  type ElementOrigin,
+  type ElementSource,
   loadCatalog,
   type OperationalStatus,
   operationalStatus,
   parseTle,
   parseTleText,
+  SHIPPED_SOURCE,
   tleChecksum,
 } from './catalog.js';
+export { type ElementChange, type ElementChangeListener, ElementStore } from './element-store.js';
 export {
   classifyGeosynchronous,
   classifyRegime,
@@ -26,6 +31,13 @@ export {
   orbitalElements,
   WGS84_EQUATORIAL_RADIUS_KM,
 } from './elements.js';
+export {
+  ElementSourceError,
+  MAX_ECCENTRICITY,
+  MAX_EPOCH_AHEAD_MS,
+  MEAN_MOTION_REV_DAY,
+  parseElementSets,
+} from './elements-source.js';
 export {
   findPasses,
   findPassesForCatalog,
