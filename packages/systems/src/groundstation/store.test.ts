@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openGroundstationStore } from './store.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'code-gs-store-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Another process that holds the write lock of `file` for `holdMs`, as a second server creating the same
+ * store does; resolves once it holds the lock.
+ */
+function holdWriteLock(file: string, holdMs: number) {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  // The same driver the store picks: node:sqlite where the runtime has it, else better-sqlite3.
+  const script = `
+    const builtin = process.getBuiltinModule?.('node:sqlite');
+    const Driver = builtin ? builtin.DatabaseSync : require(${JSON.stringify(driver)});
+    const db = new Driver(${JSON.stringify(file)});
+    db.exec('BEGIN IMMEDIATE');
+    process.stdout.write('locked\\n');
+    setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${holdMs});`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const locked = new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`lock holder exited with ${code} before locking`)));
+  });
+  return { locked, exited };
+}
+
+describe('openGroundstationStore', () => {
+  it('waits for another process that holds the write lock of a new file instead of failing at once', async () => {
+    // Switching a new file to WAL is a read upgraded to a write, which SQLite refuses at once with
+    // SQLITE_BUSY, past the busy handler: this is how two servers creating one store got "database is
+    // locked" within milliseconds.
+    const file = join(dir, 'groundstation.db');
+    writeFileSync(file, '');
+    const holder = holdWriteLock(file, 400);
+    await holder.locked;
+    const store = openGroundstationStore(file);
+    try {
+      expect(store.activeContacts('orbiteye-mx', 0, Number.MAX_SAFE_INTEGER)).toEqual([]);
+    } finally {
+      store.close();
+    }
+    expect(await holder.exited).toBe(0);
+  });
+});
