@@ -92,6 +92,24 @@ describe('groundstation-mcp over stdio: scope and persistence', () => {
     });
     expect((response.result as { isError?: boolean }).isError).toBeFalsy();
     expect(textOf(response)).toMatch(/^Mantenimiento mt-[0-9a-f]{12} programado en orbiteye-es/);
+    const id = (response.result as { structuredContent: { mantenimiento_id: string } }).structuredContent
+      .mantenimiento_id;
+    const listed = async () =>
+      (
+        (
+          await peer.request('tools/call', {
+            name: 'listar_mantenimientos',
+            arguments: { estacion: 'orbiteye-es' },
+          })
+        ).result as { structuredContent: { mantenimientos: Array<{ mantenimiento_id: string }> } }
+      ).structuredContent.mantenimientos.map((m) => m.mantenimiento_id);
+    expect(await listed()).toEqual([id]);
+    const cancelled = await peer.request('tools/call', {
+      name: 'cancelar_mantenimiento',
+      arguments: { mantenimiento_id: id },
+    });
+    expect(textOf(cancelled)).toMatch(new RegExp(`^Mantenimiento ${id} de orbiteye-es cancelado`));
+    expect(await listed()).toEqual([]);
   });
 
   it('does not offer it by default, nor under --read-only even with GROUNDSTATION_SCOPE=operador', async () => {
@@ -104,6 +122,7 @@ describe('groundstation-mcp over stdio: scope and persistence', () => {
       'agenda_estacion',
       'estado_estacion',
       'listar_estaciones',
+      'listar_mantenimientos',
     ]);
     const call = await readOnly.request('tools/call', {
       name: 'programar_mantenimiento',
