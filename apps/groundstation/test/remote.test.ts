@@ -54,7 +54,12 @@ describe('groundstation-mcp against the ground station system over real loopback
     expect(isError(state)).toBe(false);
     const booked = await peer.request('tools/call', {
       name: 'agendar_contacto',
-      arguments: { estacion: 'orbiteye-es', norad_id: 25544, inicio: inHours(5), fin: inHours(5.2) },
+      arguments: {
+        estacion: 'orbiteye-es',
+        norad_id: 40732 /* METEOSAT-11, always in view from Madrid */,
+        inicio: inHours(5),
+        fin: inHours(5.2),
+      },
     });
     const id = (booked.result as { structuredContent: { contacto_id: string } }).structuredContent
       .contacto_id;

@@ -45,7 +45,12 @@ describe('groundstation-mcp over stdio: scope and persistence', () => {
     await first.initialize();
     const booked = await first.request('tools/call', {
       name: 'agendar_contacto',
-      arguments: { estacion: 'orbiteye-mx', norad_id: 25544, inicio: inAnHour(0), fin: inAnHour(8) },
+      arguments: {
+        estacion: 'orbiteye-mx',
+        norad_id: 39035 /* MEXSAT 3, geostationary over Mexico */,
+        inicio: inAnHour(0),
+        fin: inAnHour(8),
+      },
     });
     const id = (booked.result as { structuredContent: { contacto_id: string } }).structuredContent
       .contacto_id;
@@ -67,7 +72,7 @@ describe('groundstation-mcp over stdio: scope and persistence', () => {
       name: 'agendar_contacto',
       arguments: {
         estacion: 'orbiteye-mx',
-        norad_id: 1,
+        norad_id: 40946,
         inicio: inAnHour(2),
         fin: inAnHour(4),
         antena: 'mx-s1',

@@ -1,12 +1,14 @@
 import { Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
+import { SatdtClient } from '@code-cluster/shared/satdt';
 import { createGroundstationSystem } from '@code-cluster/systems/groundstation';
+import { createSatdtSystem } from '@code-cluster/systems/satdt';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { programarMantenimiento } from '../src/tools/programar-mantenimiento.js';
-import { after, connectEmbedded, GEO, textOf } from './helpers.js';
+import { after, connectEmbedded, GEO, PINNED, textOf } from './helpers.js';
 
 let client: Client;
 let close: () => Promise<void>;
@@ -187,6 +189,61 @@ describe('agendar_contacto', () => {
       fin: after(70),
     });
     expect(textOf(norad)).toContain("'norad_id' debe ser ≥ 1; recibido: 0");
+  });
+});
+
+describe('agendar_contacto checks the satellite', () => {
+  /** ISS passes as satdt gives them from the pinned clock: the twin the ground station must agree with. */
+  const issPasses = async (estacion: string) => {
+    const satdt = new SatdtClient(
+      inProcessTransport(() => createSatdtSystem({ now: () => Date.parse(PINNED) }).handler),
+    );
+    return (await satdt.passes(25544, { station: estacion, from: PINNED, hours: 48 })).passes;
+  };
+
+  it('books an ISS pass over orbiteye-mx, and refuses one that only orbiteye-es sees, naming the next passes', async () => {
+    const mx = await issPasses('orbiteye-mx');
+    const cl = await issPasses('orbiteye-cl');
+    const seenBy = (p: { aos: string; los: string }, others: Array<{ aos: string; los: string }>) =>
+      others.some((q) => Date.parse(p.aos) < Date.parse(q.los) && Date.parse(q.aos) < Date.parse(p.los));
+    const onlyEs = (await issPasses('orbiteye-es')).find((p) => !seenBy(p, mx) && !seenBy(p, cl))!;
+    const refused = await call('agendar_contacto', {
+      estacion: 'orbiteye-mx',
+      norad_id: 25544,
+      inicio: onlyEs.aos,
+      fin: onlyEs.los,
+    });
+    expect(refused.isError).toBe(true);
+    const next = mx.find((p) => Date.parse(p.aos) >= Date.parse(onlyEs.los))!;
+    expect(textOf(refused)).toMatch(
+      /^ISS \(ZARYA\) \(NORAD 25544\) no está sobre la máscara de elevación de orbiteye-mx/,
+    );
+    expect(textOf(refused)).toContain(`Próximos pases sobre orbiteye-mx: AOS ${next.aos.slice(0, 19)}`);
+    expect(textOf(refused)).toContain('En esa ventana sí es visible desde orbiteye-es.');
+    const booked = await call('agendar_contacto', {
+      estacion: 'orbiteye-mx',
+      norad_id: 25544,
+      inicio: next.aos,
+      fin: next.los,
+    });
+    expect(booked.isError).toBeFalsy();
+  });
+
+  it('refuses a satellite in no catalog, a retired one, and the same satellite on both antennas at once', async () => {
+    const window = { estacion: 'orbiteye-mx', inicio: after(3000), fin: after(3010) };
+    const unknown = await call('agendar_contacto', { ...window, norad_id: 99999 });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain('No hay ningún satélite con NORAD 99999 en el catálogo');
+    const retired = await call('agendar_contacto', { ...window, norad_id: 25338 });
+    expect(retired.isError).toBe(true);
+    expect(textOf(retired)).toContain('NOAA 15 (NORAD 25338) está retirado');
+    const first = structured<Contacto>(
+      await call('agendar_contacto', { ...window, norad_id: GEO.MORELOS_3 }),
+    );
+    const twice = await call('agendar_contacto', { ...window, norad_id: GEO.MORELOS_3, antena: 'mx-x1' });
+    expect(twice.isError).toBe(true);
+    expect(textOf(twice)).toContain(`NORAD ${GEO.MORELOS_3} ya tiene un contacto en orbiteye-mx`);
+    expect(textOf(twice)).toContain(first.contacto_id);
   });
 });
 

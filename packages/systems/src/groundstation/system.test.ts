@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inProcessTransport, type SystemError } from '@code-cluster/shared';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
+import { type Pass, SatdtClient } from '@code-cluster/shared/satdt';
 import { rejectionOf } from '@code-cluster/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serveHttp } from '../http/serve.js';
+import { CATALOG_TLE } from '../satdt/catalog-data.js';
+import { createSatdtSystem } from '../satdt/index.js';
 import { createGroundstationSystem, type GroundstationSystem } from './system.js';
 
 const NOW = Date.parse('2026-12-01T10:30:00Z');
@@ -17,6 +21,15 @@ const MEXSAT_3 = 39035;
 const MORELOS_3 = 40946;
 const GOES_17 = 43226;
 const METEOSAT_11 = 40732;
+const ISS = 25544;
+
+/** The passes satdt itself gives (the twin the ground station must agree with), from the pinned clock. */
+async function passesOver(station: string, noradId = ISS, hours = 48): Promise<Pass[]> {
+  const satdt = new SatdtClient(inProcessTransport(() => createSatdtSystem({ now: () => NOW }).handler));
+  return (await satdt.passes(noradId, { station, from: at(0), hours })).passes;
+}
+const overlaps = (a: Pass, b: Pass) =>
+  Date.parse(a.aos) < Date.parse(b.los) && Date.parse(b.aos) < Date.parse(a.los);
 const OPERATOR_TOKEN = 'operator-secret-for-tests';
 const at = (minutesFromNow: number) => new Date(NOW + minutesFromNow * 60_000).toISOString();
 
@@ -542,5 +555,158 @@ describe('REST surface', () => {
     });
     expect(response.status).toBe(400);
     expect(response.body).not.toContain(OPERATOR_TOKEN);
+  });
+});
+
+describe('booking checks the satellite', () => {
+  it('books a pass exactly as proximos_pases gives it, and a window covering only its end', async () => {
+    const { client } = open();
+    const [first, second] = await passesOver('orbiteye-mx');
+    const whole = await client.bookContact({
+      station: 'orbiteye-mx',
+      norad_id: ISS,
+      start: first!.aos,
+      end: first!.los,
+    });
+    expect(whole.status).toBe('programado');
+    const tail = await client.bookContact({
+      station: 'orbiteye-mx',
+      norad_id: ISS,
+      start: new Date(Date.parse(second!.los) - 60_000).toISOString(),
+      end: new Date(Date.parse(second!.los) + 30 * 60_000).toISOString(),
+    });
+    expect(tail.status).toBe('programado');
+  });
+
+  it('refuses ISS over orbiteye-mx while it is visible only from orbiteye-es, naming the next passes', async () => {
+    const { client } = open();
+    const mx = await passesOver('orbiteye-mx');
+    const cl = await passesOver('orbiteye-cl');
+    const onlyEs = (await passesOver('orbiteye-es')).find(
+      (p) => !mx.some((q) => overlaps(p, q)) && !cl.some((q) => overlaps(p, q)),
+    )!;
+    const error = await refusal(
+      client.bookContact({ station: 'orbiteye-mx', norad_id: ISS, start: onlyEs.aos, end: onlyEs.los }),
+    );
+    expect(error.status).toBe(409);
+    expect(error.message).toMatch(
+      /^ISS \(ZARYA\) \(NORAD 25544\) no está sobre la máscara de elevación de orbiteye-mx \(10°\) entre /,
+    );
+    const next = mx.filter((p) => Date.parse(p.aos) >= Date.parse(onlyEs.los)).slice(0, 3);
+    expect(next).toHaveLength(3);
+    // The same passes (to the root finder's millisecond: the search starts elsewhere), in the text and the details.
+    const named = (error.details as { next_passes: Array<{ aos: string; los: string }> }).next_passes;
+    expect(named).toHaveLength(3);
+    for (const [k, p] of named.entries()) {
+      expect(Math.abs(Date.parse(p.aos) - Date.parse(next[k]!.aos))).toBeLessThanOrEqual(2);
+      expect(Math.abs(Date.parse(p.los) - Date.parse(next[k]!.los))).toBeLessThanOrEqual(2);
+      expect(error.message).toContain(`AOS ${p.aos} → LOS ${p.los}`);
+    }
+    expect(error.message).toContain('En esa ventana sí es visible desde orbiteye-es.');
+    expect(error.details).toMatchObject({ visible_from: ['orbiteye-es'] });
+    // And nothing was booked.
+    expect((await client.schedule('orbiteye-mx', { hours: 72 })).contacts).toEqual([]);
+  });
+
+  it('refuses a geostationary satellite that never rises over the station', async () => {
+    const { client } = open();
+    const error = await refusal(
+      client.bookContact({ station: 'orbiteye-mx', norad_id: METEOSAT_11, start: at(60), end: at(70) }),
+    );
+    expect(error.status).toBe(409);
+    expect(error.message).toContain('es geosíncrono y nunca sube sobre la máscara de orbiteye-mx');
+    expect(error.message).toContain('En esa ventana sí es visible desde orbiteye-es.');
+  });
+
+  it('refuses a satellite no catalog knows, and a retired one', async () => {
+    const { client } = open();
+    const unknown = await refusal(
+      client.bookContact({ station: 'orbiteye-mx', norad_id: 99999, start: at(60), end: at(70) }),
+    );
+    expect(unknown.status).toBe(422);
+    expect(unknown.message).toContain('No hay ningún satélite con NORAD 99999 en el catálogo');
+    const retired = await refusal(
+      client.bookContact({ station: 'orbiteye-mx', norad_id: 25338, start: at(60), end: at(70) }),
+    );
+    expect(retired.status).toBe(422);
+    expect(retired.message).toMatch(/^NOAA 15 \(NORAD 25338\) está retirado: ya no opera/);
+  });
+
+  it('refuses the same satellite twice at once on the two antennas of a station', async () => {
+    const { client } = open();
+    const first = await client.bookContact({
+      station: 'orbiteye-mx',
+      norad_id: MEXSAT_3,
+      start: at(60),
+      end: at(70),
+    });
+    const error = await refusal(
+      client.bookContact({
+        station: 'orbiteye-mx',
+        norad_id: MEXSAT_3,
+        start: at(65),
+        end: at(80),
+        antenna: 'mx-x1',
+      }),
+    );
+    expect(error.status).toBe(409);
+    expect(error.message).toContain(`NORAD ${MEXSAT_3} ya tiene un contacto en orbiteye-mx`);
+    expect(error.message).toContain(first.id);
+    // Back to back on the other antenna is no overlap.
+    const next = await client.bookContact({
+      station: 'orbiteye-mx',
+      norad_id: MEXSAT_3,
+      start: at(70),
+      end: at(80),
+      antenna: 'mx-x1',
+    });
+    expect(next.antenna).toBe('mx-x1');
+  });
+});
+
+describe('booking against a satdt service (GROUNDSTATION_SATDT_API_URL)', () => {
+  it('asks that service, whose catalog is the one that counts, and answers 503 when it is down', async () => {
+    // A satdt service whose catalog lacks MEXSAT 3: the embedded twin would accept it, this one must not.
+    const lines = CATALOG_TLE.split('\n');
+    const at39035 = lines.findIndex((l) => l.startsWith('1 39035'));
+    const catalogTle = [...lines.slice(0, at39035 - 1), ...lines.slice(at39035 + 2)].join('\n');
+    const satdt = await serveHttp(createSatdtSystem({ catalogTle, now: () => clock }).handler, { port: 0 });
+    try {
+      const system = createGroundstationSystem({
+        file: join(dir, 'remote.db'),
+        now: () => clock,
+        satdt: { apiUrl: satdt.url },
+      });
+      systems.push(system);
+      const client = new GroundstationClient(inProcessTransport(() => system.handler));
+      const error = await refusal(
+        client.bookContact({ station: 'orbiteye-mx', norad_id: MEXSAT_3, start: at(60), end: at(70) }),
+      );
+      expect(error.status).toBe(422);
+      expect(error.message).toContain(`No hay ningún satélite con NORAD ${MEXSAT_3}`);
+      const booked = await client.bookContact({
+        station: 'orbiteye-mx',
+        norad_id: MORELOS_3,
+        start: at(60),
+        end: at(70),
+      });
+      expect(booked.status).toBe('programado');
+    } finally {
+      await satdt.close();
+    }
+    const down = createGroundstationSystem({
+      file: join(dir, 'down.db'),
+      now: () => clock,
+      satdt: { apiUrl: satdt.url },
+    });
+    systems.push(down);
+    const client = new GroundstationClient(
+      inProcessTransport(() => down.handler),
+      { retries: 0 },
+    );
+    const error = await refusal(
+      client.bookContact({ station: 'orbiteye-mx', norad_id: MORELOS_3, start: at(60), end: at(70) }),
+    );
+    expect(error.kind).toBe('unavailable');
   });
 });

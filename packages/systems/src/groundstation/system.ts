@@ -29,6 +29,7 @@ import {
   openGroundstationStore,
 } from './store.js';
 import { iso } from './time.js';
+import { type SatdtConnection, SatelliteCheck } from './visibility.js';
 
 export interface GroundstationSystemOptions {
   /** SQLite file of the contact book; `groundstation.db` under the cluster's data dir by default. */
@@ -37,6 +38,11 @@ export interface GroundstationSystemOptions {
   now?: () => number;
   /** The credential operator actions must present; without one, every operator action is refused. */
   operatorToken?: string;
+  /**
+   * The satdt system that judges whether a satellite can be contacted: the embedded one in this process by
+   * default, a satdt service with `apiUrl` (the HTTP service reads GROUNDSTATION_SATDT_API_URL).
+   */
+  satdt?: SatdtConnection;
   onError?: (error: unknown) => void;
 }
 
@@ -61,6 +67,7 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
   const store = openGroundstationStore(options.file ?? defaultDatabaseFile());
   const now = options.now ?? Date.now;
   const operatorDigest = options.operatorToken ? digest(options.operatorToken) : undefined;
+  const satellites = new SatelliteCheck(options.satdt ?? {}, now);
 
   const station = (id: string): StationReference => {
     const found = STATIONS.find((s) => s.id === id);
@@ -118,7 +125,7 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
     };
   };
 
-  const book = (request: IncomingRestRequest) => {
+  const book = async (request: IncomingRestRequest) => {
     const body = parseBody(request, BookContactRequestSchema);
     const where = station(body.station);
     const nowMs = now();
@@ -159,6 +166,9 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
       }
       candidates = [chosen];
     }
+    // Orbits do not depend on the book, so the satellite is judged before the transaction; its verdict is
+    // given after the maintenance one, which tells a model more about the station.
+    const satelliteRefusal = await satellites.refusal(where, body.norad_id, startMs, endMs);
 
     // Check and insert in one write transaction: two servers booking at once cannot both win a slot.
     const row = store.transaction(() => {
@@ -169,6 +179,19 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
           (s) => s.id !== where.id && !windowsOf(s, startMs).some((w) => w.startMs < endMs),
         );
         throw inMaintenance(where, blocking, maintenanceEnd(windows, blocking), free);
+      }
+      if (satelliteRefusal) throw satelliteRefusal;
+      // One satellite, one antenna: a second dish on the same satellite at once would only duplicate it.
+      const same = store.activeContacts(where.id, startMs, endMs).filter((c) => c.norad_id === body.norad_id);
+      if (same.length > 0) {
+        throw new HttpProblem(
+          409,
+          'Conflict',
+          `NORAD ${body.norad_id} ya tiene un contacto en ${where.id} que se solapa con esa ventana: ` +
+            `${same.map(describeContact).join('; ')}. Una estación atiende un satélite con una sola antena a ` +
+            'la vez: usa ese contacto o cancélalo antes.',
+          { conflicts: same.map(conflictOf) },
+        );
       }
       const conflicts: ContactRow[] = [];
       for (const antenna of candidates) {
@@ -440,7 +463,14 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
     options.onError,
   );
 
-  return { handler, store, close: () => store.close() };
+  return {
+    handler,
+    store,
+    close: () => {
+      void satellites.close();
+      store.close();
+    },
+  };
 }
 
 function inMaintenance(
