@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../storage/index.js';
 import { openGroundstationStore } from './store.js';
 
 let dir: string;
@@ -51,5 +52,38 @@ describe('openGroundstationStore', () => {
       store.close();
     }
     expect(await holder.exited).toBe(0);
+  });
+
+  it("upgrades a store of the previous build: its windows are kept as the operator's, and cl's is seeded", () => {
+    // The schema version 1 files on users' disks: maintenance rows without source or cancellation.
+    const file = join(dir, 'v1.db');
+    const v1 = openDatabase(file, {
+      migrations: [
+        `CREATE TABLE contact (id TEXT PRIMARY KEY, station TEXT NOT NULL, antenna TEXT NOT NULL,
+           norad_id INTEGER NOT NULL, start_ms INTEGER NOT NULL, end_ms INTEGER NOT NULL, status TEXT NOT NULL,
+           created_ms INTEGER NOT NULL, cancelled_ms INTEGER);
+         CREATE TABLE maintenance (id TEXT PRIMARY KEY, station TEXT NOT NULL, start_ms INTEGER NOT NULL,
+           end_ms INTEGER NOT NULL, reason TEXT NOT NULL, created_ms INTEGER NOT NULL);`,
+      ],
+    });
+    v1.prepare('INSERT INTO maintenance VALUES (?, ?, ?, ?, ?, ?)').run(
+      'mt-0123456789ab',
+      'orbiteye-cl',
+      Date.parse('2026-12-02T00:00:00Z'),
+      Date.parse('2026-12-03T00:00:00Z'),
+      'Revisión del rotor',
+      0,
+    );
+    v1.close();
+    const store = openGroundstationStore(file);
+    try {
+      const windows = store.maintenanceEndingAfter('orbiteye-cl', Date.parse('2026-12-01T00:00:00Z'));
+      expect(windows.map((w) => [w.id, w.source, w.cancelled_ms])).toEqual([
+        ['mt-00000000c1a0', 'referencia', null],
+        ['mt-0123456789ab', 'operador', null],
+      ]);
+    } finally {
+      store.close();
+    }
   });
 });
