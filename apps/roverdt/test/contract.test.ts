@@ -165,5 +165,6 @@ describe('roverdt-mcp contract (CONTRACT.md)', () => {
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(text).toMatch(/reserva/);
+    expect(text).toContain('usa esperar y vuelve a planificar');
   });
 });
