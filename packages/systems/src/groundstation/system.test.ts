@@ -7,6 +7,7 @@ import { type Pass, SatdtClient } from '@code-cluster/shared/satdt';
 import { rejectionOf } from '@code-cluster/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serveHttp } from '../http/serve.js';
+import { SYSTEMS } from '../registry.js';
 import { CATALOG_TLE } from '../satdt/catalog-data.js';
 import { createSatdtSystem } from '../satdt/index.js';
 import { createGroundstationSystem, type GroundstationSystem } from './system.js';
@@ -665,6 +666,39 @@ describe('booking checks the satellite', () => {
 });
 
 describe('booking against a satdt service (GROUNDSTATION_SATDT_API_URL)', () => {
+  it('is how the HTTP service (code-systems groundstation) is configured', async () => {
+    const lines = CATALOG_TLE.split('\n');
+    const at39035 = lines.findIndex((l) => l.startsWith('1 39035'));
+    const catalogTle = [...lines.slice(0, at39035 - 1), ...lines.slice(at39035 + 2)].join('\n');
+    const satdt = await serveHttp(createSatdtSystem({ catalogTle }).handler, {
+      port: 0,
+      token: 'satdt-token',
+    });
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      CODE_CLUSTER_DATA_DIR: dir,
+      GROUNDSTATION_SATDT_API_URL: satdt.url,
+      GROUNDSTATION_SATDT_API_TOKEN: 'satdt-token',
+    });
+    try {
+      const handler = await SYSTEMS.groundstation.create();
+      const start = new Date(Date.now() + 3_600_000).toISOString();
+      const end = new Date(Date.now() + 3_900_000).toISOString();
+      const response = await handler({
+        method: 'POST',
+        path: '/v1/contacts',
+        query: new URLSearchParams(),
+        headers: {},
+        body: JSON.stringify({ station: 'orbiteye-mx', norad_id: MEXSAT_3, start, end }),
+      });
+      expect(response.status).toBe(422);
+      expect(response.body).toContain(`No hay ningún satélite con NORAD ${MEXSAT_3}`);
+    } finally {
+      process.env = saved;
+      await satdt.close();
+    }
+  });
+
   it('asks that service, whose catalog is the one that counts, and answers 503 when it is down', async () => {
     // A satdt service whose catalog lacks MEXSAT 3: the embedded twin would accept it, this one must not.
     const lines = CATALOG_TLE.split('\n');
