@@ -35,8 +35,9 @@ export const mantenimientoSchema = z.object({
   origen: z
     .enum(['referencia', 'operador'])
     .describe(
-      "'referencia': mantenimiento permanente de la estación; 'operador': programado por un operador",
+      "'referencia': el de los datos de referencia de la estación; 'operador': programado por un operador",
     ),
+  cancelado_en: z.string().optional().describe('Cuándo se canceló, si se canceló (ISO-8601 UTC)'),
 });
 export type Mantenimiento = z.infer<typeof mantenimientoSchema>;
 
@@ -63,6 +64,7 @@ export function mantenimiento(w: MaintenanceWindow): Mantenimiento {
     fin: w.end,
     motivo: w.reason,
     origen: w.source,
+    ...(w.cancelled_at ? { cancelado_en: w.cancelled_at } : {}),
   };
 }
 
@@ -78,3 +80,11 @@ export function describeContacto(c: Contacto): string {
 export function describeMantenimiento(m: Mantenimiento): string {
   return `mantenimiento del ${m.inicio} al ${m.fin}: ${m.motivo}`;
 }
+
+export const mantenimientoIdArg = z
+  .string()
+  .regex(/^mt-[0-9a-f]{12}$/)
+  .describe(
+    "Identificador del mantenimiento: 'mt-' y 12 dígitos hexadecimales, p. ej. mt-00000000c1a0 " +
+      '(lo dan listar_mantenimientos y programar_mantenimiento)',
+  );

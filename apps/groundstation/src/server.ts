@@ -16,7 +16,9 @@ export function groundstationServer(scope: Scope): ServerDefinition<Groundstatio
       'orbiteye-es): estado y salud de cada estación, agenda de contactos con satélites y mantenimiento. ' +
       'Para reservar un pase: obtén AOS y LOS con proximos_pases (servidor satdt-mcp), comprueba la estación ' +
       'con estado_estacion y reserva con agendar_contacto. Horas en ISO-8601 UTC.' +
-      (scope === 'operador' ? ' Alcance de operador: programar_mantenimiento está disponible.' : ''),
+      (scope === 'operador'
+        ? ' Alcance de operador: programar_mantenimiento y cancelar_mantenimiento están disponibles.'
+        : ''),
     tools: toolsFor(scope),
     resources: registerResources,
     prompts: registerPrompts,

@@ -12,7 +12,8 @@ export const options = {
     flag: 'scope',
     env: 'GROUNDSTATION_SCOPE',
     schema: z.enum(SCOPES).default('consulta'),
-    description: "'consulta' (default: stations, health, bookings) or 'operador' (also programs maintenance)",
+    description:
+      "'consulta' (default: stations, health, bookings) or 'operador' (also programs and cancels maintenance)",
   },
   operatorToken: {
     flag: 'operator-token',

@@ -15,11 +15,12 @@ const DEFAULT_TOOLS = [
   'cancelar_contacto',
   'estado_estacion',
   'listar_estaciones',
+  'listar_mantenimientos',
 ];
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 describe('groundstation-mcp contract (CONTRACT.md)', () => {
-  it('offers exactly the five ground station tools by default, with the contract argument names', async () => {
+  it('offers exactly the six ground station tools by default, with the contract argument names', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(DEFAULT_TOOLS);
     const args = Object.fromEntries(
@@ -37,6 +38,7 @@ describe('groundstation-mcp contract (CONTRACT.md)', () => {
       },
       cancelar_contacto: { all: ['contacto_id'], required: ['contacto_id'] },
       agenda_estacion: { all: ['estacion', 'horas'], required: ['estacion'] },
+      listar_mantenimientos: { all: ['estacion'], required: ['estacion'] },
     });
   });
 
@@ -58,7 +60,7 @@ describe('groundstation-mcp contract (CONTRACT.md)', () => {
   it('annotates read tools as read-only and write tools accurately', async () => {
     const { tools } = await client.listTools();
     const annotations = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-    for (const name of ['listar_estaciones', 'estado_estacion', 'agenda_estacion']) {
+    for (const name of ['listar_estaciones', 'estado_estacion', 'agenda_estacion', 'listar_mantenimientos']) {
       expect(annotations[name]).toMatchObject(READ_ONLY);
     }
     expect(annotations.agendar_contacto).toMatchObject({
@@ -90,12 +92,17 @@ describe('groundstation-mcp contract (CONTRACT.md)', () => {
     }
   });
 
-  it('offers programar_mantenimiento only in operator scope, and never under --read-only', async () => {
+  it('offers programar_mantenimiento and cancelar_mantenimiento only in operator scope, never under --read-only', async () => {
     const operator = await connectEmbedded({ scope: 'operador' });
     const readOnlyOperator = await connectEmbedded({ scope: 'operador', readOnly: true });
     try {
       const { tools } = await operator.client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual([...DEFAULT_TOOLS, 'programar_mantenimiento'].sort());
+      expect(tools.map((t) => t.name).sort()).toEqual(
+        [...DEFAULT_TOOLS, 'cancelar_mantenimiento', 'programar_mantenimiento'].sort(),
+      );
+      const cancel = tools.find((t) => t.name === 'cancelar_mantenimiento')!;
+      expect(cancel.inputSchema.required).toEqual(['mantenimiento_id']);
+      expect(cancel.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
       const tool = tools.find((t) => t.name === 'programar_mantenimiento')!;
       expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['estacion', 'inicio', 'fin', 'motivo']);
       expect(tool.inputSchema.required).toEqual(['estacion', 'inicio', 'fin', 'motivo']);
@@ -109,11 +116,18 @@ describe('groundstation-mcp contract (CONTRACT.md)', () => {
         'agenda_estacion',
         'estado_estacion',
         'listar_estaciones',
+        'listar_mantenimientos',
       ]);
       await expect(
         readOnlyOperator.client.callTool({
           name: 'programar_mantenimiento',
           arguments: { estacion: 'orbiteye-mx', inicio: after(60), fin: after(120), motivo: 'prueba' },
+        }),
+      ).rejects.toMatchObject({ code: -32602 });
+      await expect(
+        readOnlyOperator.client.callTool({
+          name: 'cancelar_mantenimiento',
+          arguments: { mantenimiento_id: 'mt-00000000c1a0' },
         }),
       ).rejects.toMatchObject({ code: -32602 });
     } finally {
@@ -181,13 +195,13 @@ describe('groundstation-mcp contract (CONTRACT.md)', () => {
     expect(one.completion.values).toEqual(['orbiteye-es']);
     await client.callTool({
       name: 'agendar_contacto',
-      arguments: { estacion: 'orbiteye-es', norad_id: 25544, inicio: after(600), fin: after(610) },
+      arguments: { estacion: 'orbiteye-es', norad_id: 40732, inicio: after(600), fin: after(610) },
     });
     const norad = await client.complete({
       ref: { type: 'ref/prompt', name: 'preparar_contacto' },
-      argument: { name: 'norad_id', value: '255' },
+      argument: { name: 'norad_id', value: '407' },
     });
-    expect(norad.completion.values).toEqual(['25544']);
+    expect(norad.completion.values).toEqual(['40732']);
   });
 
   it('offers preparar_contacto, which walks proximos_pases → estado_estacion → agendar_contacto', async () => {

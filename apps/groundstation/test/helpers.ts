@@ -10,7 +10,12 @@ import { createServer } from '../src/server.js';
 export { resourceText, tempDataDir, textOf } from '@code-cluster/testkit';
 
 /** The embedded system's clock in in-process tests. */
-export const PINNED = '2026-06-27T10:30:00.000Z';
+export const PINNED = '2026-12-01T10:30:00.000Z';
+/**
+ * Geostationary satellites always above the mask of the stations they serve: contacts with them are valid
+ * at any time. MEXSAT 3, MORELOS 3 and GOES 17 over orbiteye-mx and orbiteye-cl; METEOSAT-11 over orbiteye-es.
+ */
+export const GEO = { MEXSAT_3: 39035, MORELOS_3: 40946, GOES_17: 43226, METEOSAT_11: 40732 } as const;
 export const OPERATOR_TOKEN = 'operator-token-for-tests';
 
 /** ISO-8601 UTC, `minutes` after `from` (the pinned clock by default). */

@@ -32,6 +32,8 @@ beforeAll(async () => {
   system = createGroundstationSystem({
     file: join(data.dir, 'remote-system.db'),
     operatorToken: OPERATOR_TOKEN,
+    // Pinned inside orbiteye-cl's reference window (2026-11-23 to 2027-01-15), whatever today is.
+    now: () => Date.parse('2026-12-01T10:30:00Z'),
   });
   service = await serveHttp(system.handler, { token: TOKEN });
 });
@@ -54,7 +56,12 @@ describe('groundstation-mcp against the ground station system over real loopback
     expect(isError(state)).toBe(false);
     const booked = await peer.request('tools/call', {
       name: 'agendar_contacto',
-      arguments: { estacion: 'orbiteye-es', norad_id: 25544, inicio: inHours(5), fin: inHours(5.2) },
+      arguments: {
+        estacion: 'orbiteye-es',
+        norad_id: 40732 /* METEOSAT-11, always in view from Madrid */,
+        inicio: inHours(5),
+        fin: inHours(5.2),
+      },
     });
     const id = (booked.result as { structuredContent: { contacto_id: string } }).structuredContent
       .contacto_id;
@@ -78,7 +85,12 @@ describe('groundstation-mcp against the ground station system over real loopback
     await peer.initialize();
     const response = await peer.request('tools/call', {
       name: 'agendar_contacto',
-      arguments: { estacion: 'orbiteye-cl', norad_id: 25544, inicio: inHours(1), fin: inHours(1.1) },
+      arguments: {
+        estacion: 'orbiteye-cl',
+        norad_id: 25544,
+        inicio: '2027-01-05T00:00:00Z',
+        fin: '2027-01-05T00:10:00Z',
+      },
     });
     expect(isError(response)).toBe(true);
     expect(textOf(response)).toMatch(/^La estación orbiteye-cl está en mantenimiento del /);

@@ -17,10 +17,12 @@ describeProtocolRules('groundstation-mcp (built bin)', {
     arguments: { estacion: 'orbiteye-mx', horas: 200 },
     mentions: ['horas', '168', '200'],
   },
+  // Not orbiteye-cl's maintenance: its reference window has fixed ends, and this bin runs on today's clock
+  // (tools.test.ts and remote.test.ts check that refusal on a pinned one).
   domainError: {
     tool: 'agendar_contacto',
-    arguments: { estacion: 'orbiteye-cl', norad_id: 25544, inicio: inAnHour(0), fin: inAnHour(10) },
-    mentions: /La estación orbiteye-cl está en mantenimiento/,
+    arguments: { estacion: 'orbiteye-mx', norad_id: 99999, inicio: inAnHour(0), fin: inAnHour(10) },
+    mentions: /No hay ningún satélite con NORAD 99999/,
   },
   writeTools: ['agendar_contacto', 'cancelar_contacto'],
 });
@@ -45,7 +47,12 @@ describe('groundstation-mcp over stdio: scope and persistence', () => {
     await first.initialize();
     const booked = await first.request('tools/call', {
       name: 'agendar_contacto',
-      arguments: { estacion: 'orbiteye-mx', norad_id: 25544, inicio: inAnHour(0), fin: inAnHour(8) },
+      arguments: {
+        estacion: 'orbiteye-mx',
+        norad_id: 39035 /* MEXSAT 3, geostationary over Mexico */,
+        inicio: inAnHour(0),
+        fin: inAnHour(8),
+      },
     });
     const id = (booked.result as { structuredContent: { contacto_id: string } }).structuredContent
       .contacto_id;
@@ -67,7 +74,7 @@ describe('groundstation-mcp over stdio: scope and persistence', () => {
       name: 'agendar_contacto',
       arguments: {
         estacion: 'orbiteye-mx',
-        norad_id: 1,
+        norad_id: 40946,
         inicio: inAnHour(2),
         fin: inAnHour(4),
         antena: 'mx-s1',
@@ -92,6 +99,24 @@ describe('groundstation-mcp over stdio: scope and persistence', () => {
     });
     expect((response.result as { isError?: boolean }).isError).toBeFalsy();
     expect(textOf(response)).toMatch(/^Mantenimiento mt-[0-9a-f]{12} programado en orbiteye-es/);
+    const id = (response.result as { structuredContent: { mantenimiento_id: string } }).structuredContent
+      .mantenimiento_id;
+    const listed = async () =>
+      (
+        (
+          await peer.request('tools/call', {
+            name: 'listar_mantenimientos',
+            arguments: { estacion: 'orbiteye-es' },
+          })
+        ).result as { structuredContent: { mantenimientos: Array<{ mantenimiento_id: string }> } }
+      ).structuredContent.mantenimientos.map((m) => m.mantenimiento_id);
+    expect(await listed()).toEqual([id]);
+    const cancelled = await peer.request('tools/call', {
+      name: 'cancelar_mantenimiento',
+      arguments: { mantenimiento_id: id },
+    });
+    expect(textOf(cancelled)).toMatch(new RegExp(`^Mantenimiento ${id} de orbiteye-es cancelado`));
+    expect(await listed()).toEqual([]);
   });
 
   it('does not offer it by default, nor under --read-only even with GROUNDSTATION_SCOPE=operador', async () => {
@@ -104,6 +129,7 @@ describe('groundstation-mcp over stdio: scope and persistence', () => {
       'agenda_estacion',
       'estado_estacion',
       'listar_estaciones',
+      'listar_mantenimientos',
     ]);
     const call = await readOnly.request('tools/call', {
       name: 'programar_mantenimiento',

@@ -57,7 +57,10 @@ export const roverSchema = z.object({
   reserva_pct: z.number().describe('Batería que el rover nunca gasta'),
   modo: z.enum(['reposo', 'en_ruta', 'detenido']),
   instrumentos: z.array(z.string()),
-  reloj_simulado: z.string().describe('Reloj del gemelo (ISO-8601 UTC); avanza solo al conducir'),
+  reloj_simulado: z
+    .string()
+    .describe('Reloj del gemelo (ISO-8601 UTC); avanza solo al conducir o al esperar'),
+  paneles_w: z.number().describe('Lo que dan ahora los paneles solares, W (nada de noche)'),
   odometro_m: z.number(),
   ruta_activa: z.string().nullable().describe('Ruta a medias que ejecutar_ruta puede reanudar'),
   ultima_parada: paradaSchema.nullable(),
@@ -107,6 +110,7 @@ export function rover(r: Rover): RoverData {
     modo: r.mode,
     instrumentos: r.instruments,
     reloj_simulado: r.clock,
+    paneles_w: r.solar_w,
     odometro_m: r.odometer_m,
     ruta_activa: r.active_route_id,
     ultima_parada: r.last_stop ? parada(r.last_stop) : null,
@@ -151,6 +155,7 @@ export function describeRover(r: RoverData): string {
   return (
     `${r.rover_id} (${r.nombre}) en ${xy(r.posicion)}, rumbo ${r.posicion.rumbo_deg}°, elevación ` +
     `${r.posicion.elevacion_m} m; batería ${r.bateria_pct} % (${r.bateria_wh} de ${r.capacidad_wh} Wh, ` +
-    `reserva ${r.reserva_pct} %); ${modo}; reloj simulado ${r.reloj_simulado}; odómetro ${r.odometro_m} m.`
+    `reserva ${r.reserva_pct} %); ${modo}; reloj simulado ${r.reloj_simulado}; paneles ` +
+    `${r.paneles_w} W${r.paneles_w === 0 ? ' (de noche)' : ''}; odómetro ${r.odometro_m} m.`
   );
 }

@@ -32,9 +32,10 @@ export function registerPrompts(server: McpServer, { roverdt }: RoverdtDeps): vo
               "(un cráter 'O', un borde escarpado '^'); evita las zonas rocosas '#'.\n" +
               '3. Usa medir con instrumento=camara y con instrumento=espectrometro donde está el rover.\n' +
               '4. Elige un destino a no más de unos 40 m y usa planificar_ruta. Si falla, lee el motivo ' +
-              '(roca, pendiente, energía) y elige otro destino en consecuencia; no insistas con el mismo.\n' +
+              '(roca, pendiente, energía) y elige otro destino en consecuencia; no insistas con el mismo. Si ' +
+              'falta energía, el motivo dice cuántas horas esperar: usa esperar y vuelve a planificar.\n' +
               '5. Usa ejecutar_ruta con el ruta_id. Si se detiene por arena blanda o por la reserva de batería, ' +
-              'no la repitas: informa y, si hay batería, planifica otra ruta desde donde quedó.\n' +
+              'no la repitas: informa y planifica otra ruta desde donde quedó (tras esperar, si fue la reserva).\n' +
               '6. Al llegar, mide con camara, espectrometro y termometro.\n' +
               '7. Resume: recorrido (distancia, energía, batería final), qué encontraste en cada punto y qué ' +
               'zona recomiendas estudiar después. Nunca gastes batería por debajo de la reserva.',

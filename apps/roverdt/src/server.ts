@@ -15,7 +15,7 @@ export const roverdtServer: ServerDefinition<RoverdtDeps> = {
     'para saber dónde está y cuánta batería tiene; planificar_ruta hacia una celda {x, y} (no mueve nada y ' +
     'explica por qué no se puede llegar si es el caso); ejecutar_ruta con el ruta_id para conducir tramo a ' +
     'tramo (gasta batería, se puede cancelar y reanudar, se detiene sola ante arena blanda o la reserva del ' +
-    '15 %); medir con camara, espectrometro, termometro o sismometro. El recurso rover://mapa resume el ' +
+    '15 %); esperar para que los paneles solares recarguen la batería de día; medir con camara, espectrometro, termometro o sismometro. El recurso rover://mapa resume el ' +
     'terreno. Las horas son del reloj simulado del gemelo (ISO-8601 UTC).',
   tools,
   resources: registerResources,

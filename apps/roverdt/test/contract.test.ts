@@ -12,10 +12,11 @@ afterAll(() => close());
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 describe('roverdt-mcp contract (CONTRACT.md)', () => {
-  it('offers exactly the four rover tools, with the contract argument names', async () => {
+  it('offers exactly the five rover tools, with the contract argument names', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'ejecutar_ruta',
+      'esperar',
       'estado_rover',
       'medir',
       'planificar_ruta',
@@ -31,6 +32,7 @@ describe('roverdt-mcp contract (CONTRACT.md)', () => {
       planificar_ruta: { all: ['rover_id', 'destino'], required: ['rover_id', 'destino'] },
       ejecutar_ruta: { all: ['rover_id', 'ruta_id'], required: ['rover_id', 'ruta_id'] },
       medir: { all: ['rover_id', 'instrumento'], required: ['rover_id', 'instrumento'] },
+      esperar: { all: ['rover_id', 'horas'], required: ['rover_id', 'horas'] },
     });
   });
 
@@ -53,6 +55,7 @@ describe('roverdt-mcp contract (CONTRACT.md)', () => {
     });
     expect(props('ejecutar_ruta').ruta_id).toMatchObject({ type: 'string', pattern: '^rt-[0-9a-f]{12}$' });
     expect(props('estado_rover').rover_id).toMatchObject({ type: 'string', maxLength: 40 });
+    expect(props('esperar').horas).toMatchObject({ type: 'integer', minimum: 1, maximum: 48 });
     for (const tool of tools) expect(tool.inputSchema).toMatchObject({ additionalProperties: false });
   });
 
@@ -72,6 +75,12 @@ describe('roverdt-mcp contract (CONTRACT.md)', () => {
       destructiveHint: true,
       idempotentHint: false,
       openWorldHint: false,
+    });
+    // Waiting moves the rover's clock on for good, but loses nothing: a write, not destructive.
+    expect(annotations.esperar).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
     });
     for (const tool of tools) {
       expect(tool.title).toBeTruthy();
@@ -156,5 +165,6 @@ describe('roverdt-mcp contract (CONTRACT.md)', () => {
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(text).toMatch(/reserva/);
+    expect(text).toContain('usa esperar y vuelve a planificar');
   });
 });

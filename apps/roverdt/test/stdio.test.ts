@@ -30,7 +30,7 @@ describeProtocolRules('roverdt-mcp (built bin)', {
     arguments: { rover_id: 'rover-1', destino: TOO_FAR },
     mentions: /^Energía insuficiente: la ruta a \(250, 250\)/,
   },
-  writeTools: ['planificar_ruta', 'ejecutar_ruta'],
+  writeTools: ['planificar_ruta', 'ejecutar_ruta', 'esperar'],
 });
 
 const isProgress = (token: string) => (m: WireMessage) =>

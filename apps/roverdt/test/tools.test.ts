@@ -96,6 +96,8 @@ describe('planificar_ruta', () => {
     expect(textOf(result)).toMatch(
       /^Energía insuficiente: la ruta a \(250, 250\) mide 303\.4 m .* necesita 856\.8 Wh, pero solo hay 650 Wh por encima de la reserva del 15 %/,
     );
+    // 856.8 Wh above a 150 Wh reserve is more than the 1000 Wh battery holds: waiting cannot help.
+    expect(textOf(result)).toContain('Ni con los paneles a pleno se llega a esa energía');
   });
 
   it('refuses a destination off the map, naming destino.x, the bound and the value', async () => {
@@ -209,5 +211,56 @@ describe('medir', () => {
       'Argumentos inválidos para \'medir\': \'instrumento\' debe ser uno de: "camara", "espectrometro", ' +
         '"termometro", "sismometro"; recibido: "radar".',
     );
+  });
+});
+
+describe('esperar', () => {
+  const BEYOND_THE_BUDGET = { x: 220, y: 220 };
+
+  it('recharges the rover: a route refused for energy is planned after the wait the refusal names', async () => {
+    const refused = await call('planificar_ruta', { rover_id: 'rover-1', destino: BEYOND_THE_BUDGET });
+    expect(refused.isError).toBe(true);
+    const hours = Number(/espera unas (\d+) h del reloj del rover con esperar/.exec(textOf(refused))?.[1]);
+    expect(hours).toBeGreaterThanOrEqual(1);
+    expect(textOf(refused)).toContain(`esperar {rover_id: 'rover-1', horas: ${hours}}`);
+    const waited = await call('esperar', { rover_id: 'rover-1', horas: hours });
+    expect(waited.isError).toBeFalsy();
+    const data = structured<{ horas: number; ganancia_wh: number; solar_wh: number; rover: RoverData }>(
+      waited,
+    );
+    expect(data.horas).toBe(hours);
+    expect(data.ganancia_wh).toBeGreaterThan(0);
+    expect(data.rover.reloj_simulado).toBe(
+      new Date(Date.parse('2026-03-01T06:00:00Z') + hours * 3_600_000).toISOString().replace('.000Z', 'Z'),
+    );
+    expect(textOf(waited)).toMatch(new RegExp(`^rover-1 esperó ${hours} h .*los paneles dieron [\\d.]+ Wh`));
+    expect(
+      (await call('planificar_ruta', { rover_id: 'rover-1', destino: BEYOND_THE_BUDGET })).isError,
+    ).toBeFalsy();
+  });
+
+  it('reports the panels in estado_rover, and nothing from them at night', async () => {
+    const dawn = structured<RoverData & { paneles_w: number }>(
+      await call('estado_rover', { rover_id: 'rover-1' }),
+    );
+    expect(dawn.paneles_w).toBe(0);
+    await call('esperar', { rover_id: 'rover-1', horas: 6 });
+    const morning = await call('estado_rover', { rover_id: 'rover-1' });
+    expect(structured<{ paneles_w: number }>(morning).paneles_w).toBeGreaterThan(90);
+    expect(textOf(morning)).toMatch(/paneles [\d.]+ W;/);
+    const night = await call('esperar', { rover_id: 'rover-1', horas: 10 });
+    expect(structured<{ solar_wh: number; ganancia_wh: number }>(night).solar_wh).toBeGreaterThan(0);
+    const dark = await call('esperar', { rover_id: 'rover-1', horas: 8 });
+    expect(structured<{ solar_wh: number; ganancia_wh: number }>(dark)).toMatchObject({ solar_wh: 0 });
+    expect(structured<{ ganancia_wh: number }>(dark).ganancia_wh).toBeLessThan(0);
+  });
+
+  it('refuses horas outside 1–48 naming the argument, and an unknown rover with a domain error', async () => {
+    const tooLong = await call('esperar', { rover_id: 'rover-1', horas: 49 });
+    expect(tooLong.isError).toBe(true);
+    expect(textOf(tooLong)).toBe("Argumentos inválidos para 'esperar': 'horas' debe ser ≤ 48; recibido: 49.");
+    const unknown = await call('esperar', { rover_id: 'rover-9', horas: 2 });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain("No existe el rover 'rover-9'");
   });
 });

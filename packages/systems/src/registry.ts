@@ -13,10 +13,15 @@ export const SYSTEMS = {
   },
   groundstation: {
     defaultPort: 7402,
-    // Operator actions need GROUNDSTATION_OPERATOR_TOKEN; without it the system refuses them all.
+    // Operator actions need GROUNDSTATION_OPERATOR_TOKEN; without it the system refuses them all. Bookings
+    // are judged by the satdt service at GROUNDSTATION_SATDT_API_URL, else by an embedded satdt system.
     create: async () =>
       (await import('./groundstation/index.js')).createGroundstationSystem({
         operatorToken: process.env.GROUNDSTATION_OPERATOR_TOKEN || undefined,
+        satdt: {
+          apiUrl: process.env.GROUNDSTATION_SATDT_API_URL || undefined,
+          apiToken: process.env.GROUNDSTATION_SATDT_API_TOKEN || undefined,
+        },
       }).handler,
   },
   hub: {

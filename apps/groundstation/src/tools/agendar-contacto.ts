@@ -10,7 +10,9 @@ export const agendarContacto = defineTool({
     'Reserva una antena de una estación para contactar con un satélite entre inicio y fin (normalmente AOS ' +
     'y LOS de un pase de proximos_pases). Úsala cuando ya sepas la ventana del pase y la estación esté ' +
     'operativa. La ventana debe ser futura y durar de 1 min a 4 h; si no indicas antena se elige la primera ' +
-    'libre. Falla, explicando por qué, si la estación está en mantenimiento o la ventana se solapa con otro contacto.',
+    'libre. Falla, explicando por qué, si la estación está en mantenimiento, si el satélite no está sobre la ' +
+    'máscara de la estación en esa ventana (entonces nombra los próximos pases), si no existe o está ' +
+    'retirado, o si la ventana se solapa con otro contacto de la antena o del mismo satélite.',
   input: z.strictObject({
     estacion: estacionArg,
     norad_id: z.int().min(1).max(339_999).describe('Número NORAD del satélite'),

@@ -9,9 +9,9 @@ export const programarMantenimiento = defineTool({
   title: 'Programar mantenimiento (operador)',
   description:
     'Herramienta de operador: programa una ventana de mantenimiento en una estación; durante ella no se ' +
-    'admiten contactos. Úsala solo cuando un operador pida parar una estación. Falla si la ventana se solapa ' +
-    'con contactos agendados (cancélalos antes) o con otro mantenimiento. En una estación con mantenimiento ' +
-    'de referencia (orbiteye-cl), el plan del operador lo sustituye.',
+    'admiten contactos. Úsala solo cuando un operador pida parar una estación. Las ventanas se suman: una ' +
+    'nueva nunca sustituye a otra (para quitar una, cancelar_mantenimiento). Falla si la ventana se solapa ' +
+    'con contactos agendados (cancélalos antes) o si esa misma ventana ya está programada.',
   input: z.strictObject({
     estacion: estacionArg,
     inicio: instanteArg('Inicio del mantenimiento'),

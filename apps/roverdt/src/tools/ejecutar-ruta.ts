@@ -26,7 +26,7 @@ export const ejecutarRuta = defineTool({
     'medias (cancelada) se reanuda llamándola otra vez. Informa del progreso por tramo si el cliente lo ' +
     'pide, y se puede cancelar: el rover se queda donde esté entre dos tramos. Se detiene sola, diciendo ' +
     'por qué, si ve arena blanda delante o si un tramo dejaría la batería bajo la reserva. No se puede ' +
-    'deshacer: la batería gastada no vuelve.',
+    'deshacer: la batería gastada solo se recupera aparcado al sol (esperar).',
   input: z.strictObject({ rover_id: roverIdArg, ruta_id: rutaIdArg }),
   output: z.object({
     ruta_id: z.string(),

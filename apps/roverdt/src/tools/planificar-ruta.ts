@@ -12,7 +12,8 @@ export const planificarRuta = defineTool({
     `terreno, evitando rocas, pendientes de más de ${MAX_SLOPE_DEG}° y la arena blanda ya encontrada), con ` +
     'su distancia, tramos y energía estimada. Úsala antes de ejecutar_ruta, que necesita el ruta_id que ' +
     'devuelve. No mueve el rover. Falla explicando por qué si el destino es una roca, queda encerrado por ' +
-    `pendientes o rocas, o si la energía necesaria supera la batería por encima de la reserva del ${BATTERY_RESERVE_PCT} %.`,
+    `pendientes o rocas, o si la energía necesaria supera la batería por encima de la reserva del ${BATTERY_RESERVE_PCT} % ` +
+    '(entonces dice cuántas horas esperar con esperar para que los paneles la recarguen).',
   input: z.strictObject({
     rover_id: roverIdArg,
     destino: celdaSchema.describe('Celda destino; una celda mide 1 m × 1 m (rover://mapa da el tamaño)'),

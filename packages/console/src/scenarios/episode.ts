@@ -255,12 +255,12 @@ async function book(ctx: HostContext, candidates: Pass[], satellite: { name: str
       ctx.expect(`agendar_contacto books contact ${contact.contacto_id} on antenna ${contact.antena}`, true);
       return { contact, pass, fresh: true };
     }
-    if (!isAllBooked(response)) {
+    if (!isTaken(response)) {
       ctx.expect('agendar_contacto books the pass', false, outcome(response));
       throw new Error('the contact could not be booked');
     }
     printer.note(
-      `Every antenna of ${EPISODE.estacion} is already taken for this pass (see the conflict above: earlier ` +
+      `This pass is already taken at ${EPISODE.estacion} (see the conflict above: earlier ` +
         'runs on this data dir, or other clients of it). ' +
         (index + 1 < candidates.length ? 'Trying the next pass.' : 'No pass is left to try.'),
     );
@@ -453,8 +453,12 @@ function outcome(response: WireMessage): string {
 }
 
 /** groundstation's domain error for a window in which every antenna is taken (HTTP 409 underneath). */
-function isAllBooked(response: WireMessage): boolean {
-  return resultOf(response)?.['isError'] === true && /reservad/.test(textBlocks(response).join(' '));
+/** The pass is taken: every antenna is booked then, or the satellite already has its contact then. */
+function isTaken(response: WireMessage): boolean {
+  return (
+    resultOf(response)?.['isError'] === true &&
+    /reservad|ya tiene un contacto/.test(textBlocks(response).join(' '))
+  );
 }
 
 function isUpdateOf(uri: string): (message: WireMessage) => boolean {

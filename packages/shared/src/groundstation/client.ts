@@ -4,6 +4,7 @@ import type { RestTransport } from '../rest/types.js';
 import {
   type BookContactRequest,
   ContactSchema,
+  MaintenanceListSchema,
   MaintenanceWindowSchema,
   ScheduleSchema,
   StationListSchema,
@@ -81,18 +82,18 @@ export class GroundstationClient {
     );
   }
 
+  listMaintenance(station: string, signal?: AbortSignal) {
+    return this.rest.get(
+      `/v1/stations/${encodeURIComponent(station)}/maintenance`,
+      MaintenanceListSchema,
+      undefined,
+      signal,
+    );
+  }
+
   /** Operator only: refused here, before any request, when this client holds no operator credential. */
   programMaintenance(station: string, input: MaintenanceInput, signal?: AbortSignal) {
-    if (!this.operatorToken) {
-      return Promise.reject(
-        new SystemError(
-          'Este servidor no tiene credencial de operador del sistema de estaciones terrenas; ' +
-            'programar mantenimiento no es posible desde aquí.',
-          'problem',
-          403,
-        ),
-      );
-    }
+    if (!this.operatorToken) return this.noOperator('programar mantenimiento');
     return this.rest.call(
       {
         method: 'POST',
@@ -101,6 +102,31 @@ export class GroundstationClient {
       },
       MaintenanceWindowSchema,
       signal,
+    );
+  }
+
+  /** Operator only, like programMaintenance. */
+  cancelMaintenance(id: string, signal?: AbortSignal) {
+    if (!this.operatorToken) return this.noOperator('cancelar mantenimiento');
+    return this.rest.call(
+      {
+        method: 'POST',
+        path: `/v1/maintenance/${encodeURIComponent(id)}/cancel`,
+        body: { operator_token: this.operatorToken },
+      },
+      MaintenanceWindowSchema,
+      signal,
+    );
+  }
+
+  private noOperator(action: string): Promise<never> {
+    return Promise.reject(
+      new SystemError(
+        'Este servidor no tiene credencial de operador del sistema de estaciones terrenas; ' +
+          `${action} no es posible desde aquí.`,
+        'problem',
+        403,
+      ),
     );
   }
 

@@ -36,10 +36,18 @@ export const MaintenanceWindowSchema = z.object({
   start: isoTime,
   end: isoTime,
   reason: z.string(),
-  /** `referencia`: the station's standing maintenance, derived from the clock; `operador`: programmed. */
+  /** `referencia`: seeded from the reference data when the store was created; `operador`: programmed. */
   source: z.enum(['referencia', 'operador']),
+  cancelled_at: isoTime.optional(),
 });
 export type MaintenanceWindow = z.infer<typeof MaintenanceWindowSchema>;
+
+/** The windows of a station not cancelled that are in force or to come, by start. */
+export const MaintenanceListSchema = z.object({
+  station: z.string(),
+  maintenance: z.array(MaintenanceWindowSchema),
+});
+export type MaintenanceList = z.infer<typeof MaintenanceListSchema>;
 
 export const StationSummarySchema = z.object({
   id: z.string(),
@@ -137,6 +145,10 @@ export const ProgramMaintenanceRequestSchema = z.strictObject({
   operator_token: z.string().min(1).max(512),
 });
 export type ProgramMaintenanceRequest = z.infer<typeof ProgramMaintenanceRequestSchema>;
+
+export const CancelMaintenanceRequestSchema = z.strictObject({
+  operator_token: ProgramMaintenanceRequestSchema.shape.operator_token,
+});
 
 export const SystemHealthSchema = z.object({
   status: z.literal('ok'),

@@ -11,6 +11,7 @@ import {
   RoverListSchema,
   RoverSchema,
   StepResultSchema,
+  WaitResultSchema,
 } from './schemas.js';
 
 const roverPath = (rover: string) => `/v1/rovers/${encodeURIComponent(rover)}`;
@@ -76,6 +77,15 @@ export class RoverdtClient {
       `${roverPath(rover)}/measurements/${encodeURIComponent(instrument)}`,
       MeasurementSchema,
       undefined,
+      signal,
+    );
+  }
+
+  /** Parks the rover for `hours` of its clock: the panels charge it by day. */
+  wait(rover: string, hours: number, signal?: AbortSignal) {
+    return this.rest.call(
+      { method: 'POST', path: `${roverPath(rover)}/wait`, body: { hours } },
+      WaitResultSchema,
       signal,
     );
   }

@@ -11,6 +11,8 @@ export const CELL_SIZE_M = 1;
 export const MAX_SLOPE_DEG = 20;
 /** Battery the rover never spends: planning and execution both stop above it. */
 export const BATTERY_RESERVE_PCT = 15;
+/** Longest wait one request may ask for, hours of the rover's clock. */
+export const MAX_WAIT_HOURS = 48;
 /** Most legs one step request may advance. */
 export const MAX_LEGS_PER_STEP = 100;
 
@@ -96,8 +98,10 @@ export const RoverSchema = z.object({
   reserve_pct: z.number().min(0).max(100),
   mode: RoverModeSchema,
   instruments: z.array(InstrumentSchema),
-  /** The twin's simulated clock: it advances only while the rover drives. */
+  /** The twin's simulated clock: it advances only while the rover drives or waits. */
   clock: isoTime,
+  /** What the solar panels give now, W (nothing at night). */
+  solar_w: z.number().min(0),
   odometer_m: z.number().min(0),
   /** The route under way, if any. */
   active_route_id: RouteIdSchema.nullable(),
@@ -176,6 +180,25 @@ export const StepResultSchema = z.object({
   stop: StopSchema.nullable(),
 });
 export type StepResult = z.infer<typeof StepResultSchema>;
+
+export const WaitRequestSchema = z.strictObject({
+  hours: z.int().min(1).max(MAX_WAIT_HOURS),
+});
+
+export const WaitResultSchema = z.object({
+  rover: RoverSchema,
+  hours: z.int().min(1),
+  from: isoTime,
+  to: isoTime,
+  /** What the panels stored in the battery, Wh. */
+  solar_wh: z.number().min(0),
+  /** What the parked rover drew meanwhile (avionics asleep, heaters), Wh. */
+  load_wh: z.number().min(0),
+  /** Battery change, Wh: solar_wh - load_wh. */
+  gained_wh: z.number(),
+  battery_before_pct: z.number().min(0).max(100),
+});
+export type WaitResult = z.infer<typeof WaitResultSchema>;
 
 export const ReadingSchema = z.object({ name: z.string(), value: z.number(), unit: z.string() });
 export type Reading = z.infer<typeof ReadingSchema>;

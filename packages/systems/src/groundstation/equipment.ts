@@ -22,8 +22,19 @@ export interface Climate {
 export interface StationEquipment {
   antennas: readonly AntennaReference[];
   climate: Climate;
-  /** Why the station is in maintenance, for stations whose reference status is `mantenimiento`. */
-  maintenanceReason?: string;
+  /**
+   * The standing maintenance of a station whose reference status is `mantenimiento`: seeded once, when the
+   * store is created, as a stored window with fixed ends like any other (an operator can cancel it).
+   */
+  referenceMaintenance?: ReferenceMaintenance;
+}
+
+export interface ReferenceMaintenance {
+  /** Fixed, so that every install agrees: `mt-` and 12 hex digits, like the ids the system hands out. */
+  id: string;
+  start: string;
+  end: string;
+  reason: string;
 }
 
 const S_BAND = { band: 'S', downlinkMhz: 2245, nominalLnaK: 45 } as const;
@@ -48,7 +59,13 @@ export const EQUIPMENT: Readonly<Record<string, StationEquipment>> = {
       { id: 'cl-u1', diameterM: 2.1, ...UHF },
     ],
     climate: { meanTempC: 14.5, seasonalAmpC: 6, dailyAmpC: 8, meanWindMS: 2 },
-    maintenanceReason: 'Sustitución del LNA de banda S y revisión del rotor de elevación',
+    // From 2026-11-23 to 2027-01-15: the LNA swap and the rotor overhaul of the 2026 southern summer.
+    referenceMaintenance: {
+      id: 'mt-00000000c1a0',
+      start: '2026-11-23T00:00:00Z',
+      end: '2027-01-15T00:00:00Z',
+      reason: 'Sustitución del LNA de banda S y revisión del rotor de elevación',
+    },
   },
   'orbiteye-es': {
     antennas: [

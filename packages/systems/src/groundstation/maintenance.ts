@@ -1,14 +1,10 @@
 import type { MaintenanceWindow } from '@code-cluster/shared/groundstation';
-import type { StationReference } from '../reference/stations.js';
-import type { StationEquipment } from './equipment.js';
+import { STATIONS } from '../reference/stations.js';
+import { EQUIPMENT } from './equipment.js';
 import type { MaintenanceRow } from './store.js';
 import { iso } from './time.js';
 
-const DAY = 86_400_000;
-/** How long the standing maintenance of a station in maintenance lasts, from the start of today (UTC). */
-export const REFERENCE_MAINTENANCE_DAYS = 30;
-
-/** A maintenance window in Unix ms, whichever its source. */
+/** A maintenance window in Unix ms. */
 export interface Window {
   id: string;
   station: string;
@@ -16,47 +12,58 @@ export interface Window {
   endMs: number;
   reason: string;
   source: 'referencia' | 'operador';
+  cancelledMs: number | null;
+}
+
+export function windowOf(row: MaintenanceRow): Window {
+  return {
+    id: row.id,
+    station: row.station,
+    startMs: row.start_ms,
+    endMs: row.end_ms,
+    reason: row.reason,
+    source: row.source,
+    cancelledMs: row.cancelled_ms,
+  };
 }
 
 /**
- * The maintenance windows of a station that end after `afterMs`. A station whose reference status is
- * `mantenimiento` has a standing window from the start of the current UTC day to 30 days later, derived
- * from the clock so that it is always current; once an operator programs windows for the station, their
- * plan replaces it.
+ * The reference data's standing windows (orbiteye-cl's), as the rows the store seeds once when it is
+ * created. A station the reference data puts in maintenance must say until when.
  */
-export function maintenanceWindows(
-  station: StationReference,
-  equipment: StationEquipment,
-  programmed: readonly MaintenanceRow[],
-  nowMs: number,
-  afterMs: number,
-): Window[] {
-  const windows: Window[] = programmed
-    .filter((row) => row.end_ms > afterMs)
-    .map((row) => ({
-      id: row.id,
-      station: row.station,
-      startMs: row.start_ms,
-      endMs: row.end_ms,
-      reason: row.reason,
-      source: 'operador',
-    }));
-  const operatorPlans = programmed.some((row) => row.end_ms > nowMs);
-  if (station.status === 'mantenimiento' && !operatorPlans) {
-    const startMs = Math.floor(nowMs / DAY) * DAY;
-    const endMs = startMs + REFERENCE_MAINTENANCE_DAYS * DAY;
-    if (endMs > afterMs) {
-      windows.unshift({
-        id: `ref-${station.id}`,
-        station: station.id,
-        startMs,
-        endMs,
-        reason: equipment.maintenanceReason ?? 'Mantenimiento programado',
-        source: 'referencia',
-      });
-    }
+export function referenceMaintenanceRows(): MaintenanceRow[] {
+  return STATIONS.filter((s) => s.status === 'mantenimiento').map((s) => {
+    const seed = EQUIPMENT[s.id]?.referenceMaintenance;
+    if (!seed) throw new Error(`station ${s.id} is in maintenance in the reference data but has no window`);
+    const startMs = Date.parse(seed.start);
+    return {
+      id: seed.id,
+      station: s.id,
+      start_ms: startMs,
+      end_ms: Date.parse(seed.end),
+      reason: seed.reason,
+      source: 'referencia',
+      created_ms: startMs,
+      cancelled_ms: null,
+    };
+  });
+}
+
+/**
+ * Where the maintenance that contains `window` really ends: windows add up, so one that starts before
+ * another ends carries the station's maintenance on to its own end.
+ */
+export function maintenanceEnd(windows: readonly Window[], window: Window): number {
+  let end = window.endMs;
+  for (const w of [...windows].sort((a, b) => a.startMs - b.startMs)) {
+    if (w.startMs <= end && w.endMs > end) end = w.endMs;
   }
-  return windows.sort((a, b) => a.startMs - b.startMs);
+  return end;
+}
+
+/** The window in force at `atMs` that lasts longest, if any: what a station's status reports. */
+export function windowInForce(windows: readonly Window[], atMs: number): Window | undefined {
+  return windows.filter((w) => w.startMs <= atMs && w.endMs > atMs).sort((a, b) => b.endMs - a.endMs)[0];
 }
 
 export function windowDto(window: Window): MaintenanceWindow {
@@ -67,5 +74,6 @@ export function windowDto(window: Window): MaintenanceWindow {
     end: iso(window.endMs),
     reason: window.reason,
     source: window.source,
+    ...(window.cancelledMs === null ? {} : { cancelled_at: iso(window.cancelledMs) }),
   };
 }

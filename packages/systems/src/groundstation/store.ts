@@ -1,4 +1,5 @@
 import { openDatabase, type SqlDatabase } from '../storage/index.js';
+import { referenceMaintenanceRows } from './maintenance.js';
 
 /** A booked contact as stored: times in Unix ms. */
 export interface ContactRow {
@@ -13,15 +14,19 @@ export interface ContactRow {
   cancelled_ms: number | null;
 }
 
-/** A maintenance window an operator programmed. */
+/** A maintenance window: seeded from the reference data, or programmed by an operator. */
 export interface MaintenanceRow {
   id: string;
   station: string;
   start_ms: number;
   end_ms: number;
   reason: string;
+  source: 'referencia' | 'operador';
   created_ms: number;
+  cancelled_ms: number | null;
 }
+
+const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 const MIGRATIONS = [
   `CREATE TABLE contact (
@@ -47,6 +52,18 @@ const MIGRATIONS = [
      CHECK (end_ms > start_ms)
    );
    CREATE INDEX maintenance_by_station ON maintenance (station, start_ms);`,
+  // Windows become stored rows with fixed ends, the reference one included: seeded here, once.
+  `ALTER TABLE maintenance ADD COLUMN source TEXT NOT NULL DEFAULT 'operador'
+     CHECK (source IN ('referencia', 'operador'));
+   ALTER TABLE maintenance ADD COLUMN cancelled_ms INTEGER;
+   ${referenceMaintenanceRows()
+     .map(
+       (r) =>
+         `INSERT INTO maintenance (id, station, start_ms, end_ms, reason, source, created_ms)
+          VALUES (${sqlText(r.id)}, ${sqlText(r.station)}, ${r.start_ms}, ${r.end_ms}, ${sqlText(r.reason)},
+                  'referencia', ${r.created_ms});`,
+     )
+     .join('\n')}`,
 ];
 
 /** The ground station's storage: every SQL statement of the system lives here. */
@@ -60,8 +77,10 @@ export interface GroundstationStore {
   activeContacts(station: string, fromMs: number, toMs: number, antenna?: string): ContactRow[];
   cancelContact(id: string, atMs: number): void;
   insertMaintenance(row: MaintenanceRow): void;
-  /** Programmed windows of a station that end after `afterMs`, by start. */
+  getMaintenance(id: string): MaintenanceRow | undefined;
+  /** Windows of a station not cancelled that end after `afterMs`, by start. */
   maintenanceEndingAfter(station: string, afterMs: number): MaintenanceRow[];
+  cancelMaintenance(id: string, atMs: number): void;
   close(): void;
 }
 
@@ -85,10 +104,15 @@ export function openGroundstationStore(file: string): GroundstationStore {
     `UPDATE contact SET status = 'cancelado', cancelled_ms = ? WHERE id = ? AND status = 'programado'`,
   );
   const insertMaintenance = db.prepare(
-    'INSERT INTO maintenance (id, station, start_ms, end_ms, reason, created_ms) VALUES (?, ?, ?, ?, ?, ?)',
+    `INSERT INTO maintenance (id, station, start_ms, end_ms, reason, source, created_ms, cancelled_ms)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const getMaintenance = db.prepare('SELECT * FROM maintenance WHERE id = ?');
   const maintenanceEndingAfter = db.prepare(
-    'SELECT * FROM maintenance WHERE station = ? AND end_ms > ? ORDER BY start_ms',
+    'SELECT * FROM maintenance WHERE station = ? AND end_ms > ? AND cancelled_ms IS NULL ORDER BY start_ms, id',
+  );
+  const cancelMaintenance = db.prepare(
+    'UPDATE maintenance SET cancelled_ms = ? WHERE id = ? AND cancelled_ms IS NULL',
   );
 
   return {
@@ -116,10 +140,23 @@ export function openGroundstationStore(file: string): GroundstationStore {
       cancelContact.run(atMs, id);
     },
     insertMaintenance: (r) => {
-      insertMaintenance.run(r.id, r.station, r.start_ms, r.end_ms, r.reason, r.created_ms);
+      insertMaintenance.run(
+        r.id,
+        r.station,
+        r.start_ms,
+        r.end_ms,
+        r.reason,
+        r.source,
+        r.created_ms,
+        r.cancelled_ms,
+      );
     },
+    getMaintenance: (id) => getMaintenance.get<MaintenanceRow>(id),
     maintenanceEndingAfter: (station, afterMs) =>
       maintenanceEndingAfter.all<MaintenanceRow>(station, afterMs),
+    cancelMaintenance: (id, atMs) => {
+      cancelMaintenance.run(atMs, id);
+    },
     close: () => db.close(),
   };
 }

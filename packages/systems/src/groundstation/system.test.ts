@@ -3,11 +3,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inProcessTransport, type SystemError } from '@code-cluster/shared';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
+import { type Pass, SatdtClient } from '@code-cluster/shared/satdt';
 import { rejectionOf } from '@code-cluster/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serveHttp } from '../http/serve.js';
+import { SYSTEMS } from '../registry.js';
+import { CATALOG_TLE } from '../satdt/catalog-data.js';
+import { createSatdtSystem } from '../satdt/index.js';
 import { createGroundstationSystem, type GroundstationSystem } from './system.js';
 
-const NOW = Date.parse('2026-06-27T10:30:00Z');
+const NOW = Date.parse('2026-12-01T10:30:00Z');
+/**
+ * Geostationary satellites always above the mask of the stations they serve (MEXSAT 3, MORELOS 3 and
+ * GOES 17 over the Americas, METEOSAT-11 over Madrid): contacts with them are valid at any time, so the
+ * tests of the booking rules do not depend on when passes fall.
+ */
+const MEXSAT_3 = 39035;
+const MORELOS_3 = 40946;
+const GOES_17 = 43226;
+const METEOSAT_11 = 40732;
+const ISS = 25544;
+
+/** The passes satdt itself gives (the twin the ground station must agree with), from the pinned clock. */
+async function passesOver(station: string, noradId = ISS, hours = 48): Promise<Pass[]> {
+  const satdt = new SatdtClient(inProcessTransport(() => createSatdtSystem({ now: () => NOW }).handler));
+  return (await satdt.passes(noradId, { station, from: at(0), hours })).passes;
+}
+const overlaps = (a: Pass, b: Pass) =>
+  Date.parse(a.aos) < Date.parse(b.los) && Date.parse(b.aos) < Date.parse(a.los);
 const OPERATOR_TOKEN = 'operator-secret-for-tests';
 const at = (minutesFromNow: number) => new Date(NOW + minutesFromNow * 60_000).toISOString();
 
@@ -48,20 +71,23 @@ describe('stations', () => {
     ]);
     for (const s of stations) expect(s.antennas.map((a) => a.band)).toHaveLength(2);
     const cl = stations[1]!;
-    // The standing window runs from the start of the current UTC day for 30 days.
+    // The reference data's window, seeded with fixed ends when the store was created.
     expect(cl.maintenance).toMatchObject({
-      start: '2026-06-27T00:00:00Z',
-      end: '2026-07-27T00:00:00Z',
+      id: 'mt-00000000c1a0',
+      start: '2026-11-23T00:00:00Z',
+      end: '2027-01-15T00:00:00Z',
       source: 'referencia',
     });
   });
 
-  it('keeps orbiteye-cl in maintenance whatever the date', async () => {
+  it("keeps orbiteye-cl's window where it is as the clock moves: a month later it still ends 2027-01-15", async () => {
     const { client } = open();
-    clock = Date.parse('2031-01-15T23:59:00Z');
+    clock = Date.parse('2027-01-01T12:00:00Z');
     const cl = await client.getStation('orbiteye-cl');
     expect(cl.status).toBe('mantenimiento');
-    expect(cl.maintenance?.start).toBe('2031-01-15T00:00:00Z');
+    expect(cl.maintenance).toMatchObject({ start: '2026-11-23T00:00:00Z', end: '2027-01-15T00:00:00Z' });
+    clock = Date.parse('2027-01-15T00:00:00Z');
+    expect((await client.getStation('orbiteye-cl')).status).toBe('operativa');
   });
 
   it('reports health readings that are a function of the clock', async () => {
@@ -88,7 +114,7 @@ describe('booking a contact', () => {
     const { client } = open();
     const contact = await client.bookContact({
       station: 'orbiteye-mx',
-      norad_id: 25544,
+      norad_id: MEXSAT_3,
       start: at(60),
       end: at(70),
     });
@@ -108,28 +134,28 @@ describe('booking a contact', () => {
   it('moves to the next antenna when the first is taken, and refuses when all are', async () => {
     const { client } = open();
     const first = await client.bookContact({
-      station: 'orbiteye-es',
-      norad_id: 25544,
+      station: 'orbiteye-mx',
+      norad_id: MEXSAT_3,
       start: at(60),
       end: at(70),
     });
     const second = await client.bookContact({
-      station: 'orbiteye-es',
-      norad_id: 43013,
+      station: 'orbiteye-mx',
+      norad_id: MORELOS_3,
       start: at(65),
       end: at(75),
     });
-    expect([first.antenna, second.antenna]).toEqual(['es-s1', 'es-x1']);
+    expect([first.antenna, second.antenna]).toEqual(['mx-s1', 'mx-x1']);
     const error = await refusal(
-      client.bookContact({ station: 'orbiteye-es', norad_id: 33591, start: at(68), end: at(80) }),
+      client.bookContact({ station: 'orbiteye-mx', norad_id: GOES_17, start: at(68), end: at(80) }),
     );
     expect(error.status).toBe(409);
-    expect(error.message).toContain(`contacto ${first.id} en la antena es-s1 (NORAD 25544)`);
-    expect(error.message).toContain(`contacto ${second.id} en la antena es-x1`);
+    expect(error.message).toContain(`contacto ${first.id} en la antena mx-s1 (NORAD ${MEXSAT_3})`);
+    expect(error.message).toContain(`contacto ${second.id} en la antena mx-x1`);
     expect(error.details).toMatchObject({
       conflicts: [
-        { contact_id: first.id, antenna: 'es-s1', start: at(60).replace('.000Z', 'Z') },
-        { contact_id: second.id, antenna: 'es-x1' },
+        { contact_id: first.id, antenna: 'mx-s1', start: at(60).replace('.000Z', 'Z') },
+        { contact_id: second.id, antenna: 'mx-x1' },
       ],
     });
   });
@@ -138,7 +164,7 @@ describe('booking a contact', () => {
     const { client } = open();
     const taken = await client.bookContact({
       station: 'orbiteye-mx',
-      norad_id: 25544,
+      norad_id: MEXSAT_3,
       start: at(60),
       end: at(70),
       antenna: 'mx-x1',
@@ -146,7 +172,7 @@ describe('booking a contact', () => {
     const error = await refusal(
       client.bookContact({
         station: 'orbiteye-mx',
-        norad_id: 43013,
+        norad_id: MORELOS_3,
         start: at(69),
         end: at(90),
         antenna: 'mx-x1',
@@ -155,13 +181,13 @@ describe('booking a contact', () => {
     expect(error.status).toBe(409);
     expect(error.message).toBe(
       `La antena mx-x1 de orbiteye-mx ya está reservada en ese intervalo: contacto ${taken.id} en la antena ` +
-        'mx-x1 (NORAD 25544) de 2026-06-27T11:30:00Z a 2026-06-27T11:40:00Z. Elige otro intervalo, otra ' +
+        `mx-x1 (NORAD ${MEXSAT_3}) de 2026-12-01T11:30:00Z a 2026-12-01T11:40:00Z. Elige otro intervalo, otra ` +
         'antena o deja que el sistema elija una libre.',
     );
     // Back-to-back is not an overlap.
     const next = await client.bookContact({
       station: 'orbiteye-mx',
-      norad_id: 43013,
+      norad_id: MORELOS_3,
       start: at(70),
       end: at(90),
       antenna: 'mx-x1',
@@ -172,18 +198,28 @@ describe('booking a contact', () => {
   it('refuses orbiteye-cl while in maintenance, with the window, and accepts it after the window', async () => {
     const { client } = open();
     const error = await refusal(
-      client.bookContact({ station: 'orbiteye-cl', norad_id: 25544, start: at(60), end: at(70) }),
+      client.bookContact({ station: 'orbiteye-cl', norad_id: MEXSAT_3, start: at(60), end: at(70) }),
     );
     expect(error.status).toBe(409);
     expect(error.message).toMatch(
-      /^La estación orbiteye-cl está en mantenimiento del 2026-06-27T00:00:00Z al 2026-07-27T00:00:00Z \(Sustitución del LNA/,
+      /^La estación orbiteye-cl está en mantenimiento del 2026-11-23T00:00:00Z al 2027-01-15T00:00:00Z \(Sustitución del LNA/,
     );
     expect(error.message).toContain('orbiteye-mx, orbiteye-es');
+    // A month ahead, still inside the fixed window: refused too (it used to move with the clock).
+    const later = await refusal(
+      client.bookContact({
+        station: 'orbiteye-cl',
+        norad_id: MEXSAT_3,
+        start: '2027-01-05T00:00:00Z',
+        end: '2027-01-05T00:10:00Z',
+      }),
+    );
+    expect(later.message).toContain('La estación orbiteye-cl está en mantenimiento');
     const after = await client.bookContact({
       station: 'orbiteye-cl',
-      norad_id: 25544,
-      start: '2026-07-27T00:00:00Z',
-      end: '2026-07-27T00:10:00Z',
+      norad_id: MEXSAT_3,
+      start: '2027-01-15T00:00:00Z',
+      end: '2027-01-15T00:10:00Z',
     });
     expect(after.station).toBe('orbiteye-cl');
   });
@@ -208,11 +244,11 @@ describe('booking a contact', () => {
     ],
     ['a zero norad_id', { start: at(60), end: at(70), norad_id: 0 }, 400, /norad_id/],
     ['a fractional norad_id', { start: at(60), end: at(70), norad_id: 1.5 }, 400, /norad_id/],
-    ['a time with an offset', { start: '2026-06-27T12:00:00+02:00', end: at(70) }, 400, /start/],
+    ['a time with an offset', { start: '2026-12-01T12:00:00+02:00', end: at(70) }, 400, /start/],
   ])('refuses %s', async (_label, override, status, message) => {
     const { client } = open();
     const error = await refusal(
-      client.bookContact({ station: 'orbiteye-mx', norad_id: 25544, ...override } as never),
+      client.bookContact({ station: 'orbiteye-mx', norad_id: MEXSAT_3, ...override } as never),
     );
     expect(error.status).toBe(status);
     expect(error.message).toMatch(message);
@@ -221,10 +257,10 @@ describe('booking a contact', () => {
   it('accepts exactly 4 h and exactly 1 min', async () => {
     const { client } = open();
     await expect(
-      client.bookContact({ station: 'orbiteye-mx', norad_id: 25544, start: at(60), end: at(300) }),
+      client.bookContact({ station: 'orbiteye-mx', norad_id: MEXSAT_3, start: at(60), end: at(300) }),
     ).resolves.toMatchObject({ status: 'programado' });
     await expect(
-      client.bookContact({ station: 'orbiteye-mx', norad_id: 25544, start: at(400), end: at(401) }),
+      client.bookContact({ station: 'orbiteye-mx', norad_id: MEXSAT_3, start: at(400), end: at(401) }),
     ).resolves.toMatchObject({ status: 'programado' });
   });
 
@@ -242,7 +278,7 @@ describe('cancelling a contact', () => {
     const { client } = open();
     const contact = await client.bookContact({
       station: 'orbiteye-mx',
-      norad_id: 25544,
+      norad_id: MEXSAT_3,
       start: at(60),
       end: at(70),
     });
@@ -255,7 +291,7 @@ describe('cancelling a contact', () => {
     expect((await client.schedule('orbiteye-mx')).contacts).toEqual([]);
     const again = await client.bookContact({
       station: 'orbiteye-mx',
-      norad_id: 43013,
+      norad_id: MORELOS_3,
       start: at(60),
       end: at(70),
     });
@@ -276,7 +312,7 @@ describe('cancelling a contact', () => {
     const { client } = open();
     const contact = await client.bookContact({
       station: 'orbiteye-mx',
-      norad_id: 25544,
+      norad_id: MEXSAT_3,
       start: at(60),
       end: at(70),
     });
@@ -318,34 +354,44 @@ describe('maintenance programmed by an operator', () => {
     expect((await refusal(operator.programMaintenance('orbiteye-mx', window))).status).toBe(403);
   });
 
-  it('programs a window that then blocks bookings, and refuses overlapping windows', async () => {
+  it('programs windows that add up: overlapping ones are kept, and a booking inside any is refused', async () => {
     const { client, operator } = open();
     const programmed = await operator.programMaintenance('orbiteye-mx', window);
     expect(programmed).toMatchObject({ station: 'orbiteye-mx', source: 'operador', reason: window.reason });
     expect(programmed.id).toMatch(/^mt-[0-9a-f]{12}$/);
-    const error = await refusal(
-      client.bookContact({
-        station: 'orbiteye-mx',
-        norad_id: 25544,
-        start: at(25 * 60),
-        end: at(25 * 60 + 10),
-      }),
-    );
-    expect(error.status).toBe(409);
-    expect(error.message).toContain('La estación orbiteye-mx está en mantenimiento');
-    const clash = await refusal(
-      operator.programMaintenance('orbiteye-mx', { ...window, start: at(25 * 60), end: at(30 * 60) }),
-    );
-    expect(clash.status).toBe(409);
-    expect(clash.message).toContain(programmed.id);
-    expect((await client.getStation('orbiteye-mx')).upcoming_maintenance).toHaveLength(1);
+    const longer = await operator.programMaintenance('orbiteye-mx', {
+      start: at(25 * 60),
+      end: at(30 * 60),
+      reason: 'Recalibración del apuntamiento',
+    });
+    const { maintenance } = await client.listMaintenance('orbiteye-mx');
+    expect(maintenance.map((w) => w.id)).toEqual([programmed.id, longer.id]);
+    for (const minute of [24 * 60 + 30, 29 * 60]) {
+      const error = await refusal(
+        client.bookContact({
+          station: 'orbiteye-mx',
+          norad_id: MEXSAT_3,
+          start: at(minute),
+          end: at(minute + 10),
+        }),
+      );
+      expect(error.status).toBe(409);
+      expect(error.message).toContain('La estación orbiteye-mx está en mantenimiento');
+      // The station is free only once both windows are over.
+      expect(error.message).toContain(`un inicio a partir del ${at(30 * 60).replace('.000Z', 'Z')}`);
+    }
+    // The same window twice is a retried call, not a new window.
+    const again = await refusal(operator.programMaintenance('orbiteye-mx', window));
+    expect(again.status).toBe(409);
+    expect(again.message).toContain(programmed.id);
+    expect((await client.getStation('orbiteye-mx')).upcoming_maintenance).toHaveLength(2);
   });
 
   it('refuses a window over booked contacts, naming them', async () => {
     const { client, operator } = open();
     const contact = await client.bookContact({
       station: 'orbiteye-es',
-      norad_id: 25544,
+      norad_id: METEOSAT_11,
       start: at(24 * 60 + 30),
       end: at(24 * 60 + 40),
     });
@@ -368,17 +414,69 @@ describe('maintenance programmed by an operator', () => {
     ).toBe(422);
   });
 
-  it("replaces orbiteye-cl's standing window once an operator plans the station's maintenance", async () => {
+  it("keeps orbiteye-cl's standing window when an operator adds a short one", async () => {
     const { client, operator } = open();
-    await operator.programMaintenance('orbiteye-cl', { ...window, reason: 'Revisión final del rotor' });
+    const short = await operator.programMaintenance('orbiteye-cl', {
+      ...window,
+      reason: 'Revisión final del rotor',
+    });
+    const cl = await client.getStation('orbiteye-cl');
+    expect(cl.status).toBe('mantenimiento');
+    expect(cl.maintenance?.id).toBe('mt-00000000c1a0');
+    expect(cl.upcoming_maintenance.map((w) => w.id)).toEqual(['mt-00000000c1a0', short.id]);
+    const error = await refusal(
+      client.bookContact({ station: 'orbiteye-cl', norad_id: MEXSAT_3, start: at(60), end: at(70) }),
+    );
+    expect(error.message).toContain('La estación orbiteye-cl está en mantenimiento');
+  });
+});
+
+describe('listing and cancelling maintenance', () => {
+  const window = { start: at(24 * 60), end: at(26 * 60), reason: 'Cambio del rodamiento de azimut' };
+
+  it('lists the windows in force or to come, the reference one included, and none of another station', async () => {
+    const { client, operator } = open();
+    const programmed = await operator.programMaintenance('orbiteye-cl', window);
+    await operator.programMaintenance('orbiteye-es', window);
+    const list = await client.listMaintenance('orbiteye-cl');
+    expect(list.station).toBe('orbiteye-cl');
+    expect(list.maintenance.map((w) => [w.id, w.source])).toEqual([
+      ['mt-00000000c1a0', 'referencia'],
+      [programmed.id, 'operador'],
+    ]);
+    expect((await client.listMaintenance('orbiteye-mx')).maintenance).toEqual([]);
+    expect((await refusal(client.listMaintenance('nowhere'))).status).toBe(404);
+  });
+
+  it('cancels a window: bookings inside it are accepted again, and the list no longer shows it', async () => {
+    const { client, operator } = open();
+    const cancelled = await operator.cancelMaintenance('mt-00000000c1a0');
+    expect(cancelled).toMatchObject({ id: 'mt-00000000c1a0', cancelled_at: at(0).replace('.000Z', 'Z') });
     expect((await client.getStation('orbiteye-cl')).status).toBe('operativa');
+    expect((await client.listMaintenance('orbiteye-cl')).maintenance).toEqual([]);
     const booked = await client.bookContact({
       station: 'orbiteye-cl',
-      norad_id: 25544,
+      norad_id: MEXSAT_3,
       start: at(60),
       end: at(70),
     });
     expect(booked.antenna).toBe('cl-s1');
+    const twice = await refusal(operator.cancelMaintenance('mt-00000000c1a0'));
+    expect(twice.status).toBe(409);
+    expect(twice.message).toContain('ya estaba cancelado');
+  });
+
+  it('refuses an unknown window (404), one already over (409), and anyone without the credential (403)', async () => {
+    const { client, operator } = open();
+    const unknown = await refusal(operator.cancelMaintenance('mt-000000000000'));
+    expect(unknown.status).toBe(404);
+    expect(unknown.message).toContain("No existe el mantenimiento 'mt-000000000000'");
+    const programmed = await operator.programMaintenance('orbiteye-es', window);
+    expect((await refusal(client.cancelMaintenance(programmed.id))).status).toBe(403);
+    clock = NOW + 27 * 3_600_000;
+    const over = await refusal(operator.cancelMaintenance(programmed.id));
+    expect(over.status).toBe(409);
+    expect(over.message).toContain('ya terminó');
   });
 });
 
@@ -388,13 +486,13 @@ describe('persistence', () => {
     const first = open(file);
     const kept = await first.client.bookContact({
       station: 'orbiteye-mx',
-      norad_id: 25544,
+      norad_id: MEXSAT_3,
       start: at(60),
       end: at(70),
     });
     const dropped = await first.client.bookContact({
       station: 'orbiteye-es',
-      norad_id: 25544,
+      norad_id: METEOSAT_11,
       start: at(60),
       end: at(70),
     });
@@ -404,6 +502,7 @@ describe('persistence', () => {
       end: at(700),
       reason: 'Pintura del radomo',
     });
+    await first.operator.cancelMaintenance('mt-00000000c1a0');
     first.system.close();
     systems.splice(systems.indexOf(first.system), 1);
 
@@ -411,11 +510,13 @@ describe('persistence', () => {
     expect((await second.client.getContact(kept.id)).status).toBe('programado');
     expect((await second.client.getContact(dropped.id)).status).toBe('cancelado');
     expect((await second.client.schedule('orbiteye-es', { hours: 24 })).maintenance).toHaveLength(1);
+    // The reference window is seeded once, when the store is created: a cancelled one stays cancelled.
+    expect((await second.client.listMaintenance('orbiteye-cl')).maintenance).toEqual([]);
     // The reopened book still enforces the overlap rule against what it loaded.
     const error = await refusal(
       second.client.bookContact({
         station: 'orbiteye-mx',
-        norad_id: 1,
+        norad_id: MORELOS_3,
         start: at(65),
         end: at(66),
         antenna: 'mx-s1',
@@ -455,5 +556,191 @@ describe('REST surface', () => {
     });
     expect(response.status).toBe(400);
     expect(response.body).not.toContain(OPERATOR_TOKEN);
+  });
+});
+
+describe('booking checks the satellite', () => {
+  it('books a pass exactly as proximos_pases gives it, and a window covering only its end', async () => {
+    const { client } = open();
+    const [first, second] = await passesOver('orbiteye-mx');
+    const whole = await client.bookContact({
+      station: 'orbiteye-mx',
+      norad_id: ISS,
+      start: first!.aos,
+      end: first!.los,
+    });
+    expect(whole.status).toBe('programado');
+    const tail = await client.bookContact({
+      station: 'orbiteye-mx',
+      norad_id: ISS,
+      start: new Date(Date.parse(second!.los) - 60_000).toISOString(),
+      end: new Date(Date.parse(second!.los) + 30 * 60_000).toISOString(),
+    });
+    expect(tail.status).toBe('programado');
+  });
+
+  it('refuses ISS over orbiteye-mx while it is visible only from orbiteye-es, naming the next passes', async () => {
+    const { client } = open();
+    const mx = await passesOver('orbiteye-mx');
+    const cl = await passesOver('orbiteye-cl');
+    const onlyEs = (await passesOver('orbiteye-es')).find(
+      (p) => !mx.some((q) => overlaps(p, q)) && !cl.some((q) => overlaps(p, q)),
+    )!;
+    const error = await refusal(
+      client.bookContact({ station: 'orbiteye-mx', norad_id: ISS, start: onlyEs.aos, end: onlyEs.los }),
+    );
+    expect(error.status).toBe(409);
+    expect(error.message).toMatch(
+      /^ISS \(ZARYA\) \(NORAD 25544\) no está sobre la máscara de elevación de orbiteye-mx \(10°\) entre /,
+    );
+    const next = mx.filter((p) => Date.parse(p.aos) >= Date.parse(onlyEs.los)).slice(0, 3);
+    expect(next).toHaveLength(3);
+    // The same passes (to the root finder's millisecond: the search starts elsewhere), in the text and the details.
+    const named = (error.details as { next_passes: Array<{ aos: string; los: string }> }).next_passes;
+    expect(named).toHaveLength(3);
+    for (const [k, p] of named.entries()) {
+      expect(Math.abs(Date.parse(p.aos) - Date.parse(next[k]!.aos))).toBeLessThanOrEqual(2);
+      expect(Math.abs(Date.parse(p.los) - Date.parse(next[k]!.los))).toBeLessThanOrEqual(2);
+      expect(error.message).toContain(`AOS ${p.aos} → LOS ${p.los}`);
+    }
+    expect(error.message).toContain('En esa ventana sí es visible desde orbiteye-es.');
+    expect(error.details).toMatchObject({ visible_from: ['orbiteye-es'] });
+    // And nothing was booked.
+    expect((await client.schedule('orbiteye-mx', { hours: 72 })).contacts).toEqual([]);
+  });
+
+  it('refuses a geostationary satellite that never rises over the station', async () => {
+    const { client } = open();
+    const error = await refusal(
+      client.bookContact({ station: 'orbiteye-mx', norad_id: METEOSAT_11, start: at(60), end: at(70) }),
+    );
+    expect(error.status).toBe(409);
+    expect(error.message).toContain('es geosíncrono y nunca sube sobre la máscara de orbiteye-mx');
+    expect(error.message).toContain('En esa ventana sí es visible desde orbiteye-es.');
+  });
+
+  it('refuses a satellite no catalog knows, and a retired one', async () => {
+    const { client } = open();
+    const unknown = await refusal(
+      client.bookContact({ station: 'orbiteye-mx', norad_id: 99999, start: at(60), end: at(70) }),
+    );
+    expect(unknown.status).toBe(422);
+    expect(unknown.message).toContain('No hay ningún satélite con NORAD 99999 en el catálogo');
+    const retired = await refusal(
+      client.bookContact({ station: 'orbiteye-mx', norad_id: 25338, start: at(60), end: at(70) }),
+    );
+    expect(retired.status).toBe(422);
+    expect(retired.message).toMatch(/^NOAA 15 \(NORAD 25338\) está retirado: ya no opera/);
+  });
+
+  it('refuses the same satellite twice at once on the two antennas of a station', async () => {
+    const { client } = open();
+    const first = await client.bookContact({
+      station: 'orbiteye-mx',
+      norad_id: MEXSAT_3,
+      start: at(60),
+      end: at(70),
+    });
+    const error = await refusal(
+      client.bookContact({
+        station: 'orbiteye-mx',
+        norad_id: MEXSAT_3,
+        start: at(65),
+        end: at(80),
+        antenna: 'mx-x1',
+      }),
+    );
+    expect(error.status).toBe(409);
+    expect(error.message).toContain(`NORAD ${MEXSAT_3} ya tiene un contacto en orbiteye-mx`);
+    expect(error.message).toContain(first.id);
+    // Back to back on the other antenna is no overlap.
+    const next = await client.bookContact({
+      station: 'orbiteye-mx',
+      norad_id: MEXSAT_3,
+      start: at(70),
+      end: at(80),
+      antenna: 'mx-x1',
+    });
+    expect(next.antenna).toBe('mx-x1');
+  });
+});
+
+describe('booking against a satdt service (GROUNDSTATION_SATDT_API_URL)', () => {
+  it('is how the HTTP service (code-systems groundstation) is configured', async () => {
+    const lines = CATALOG_TLE.split('\n');
+    const at39035 = lines.findIndex((l) => l.startsWith('1 39035'));
+    const catalogTle = [...lines.slice(0, at39035 - 1), ...lines.slice(at39035 + 2)].join('\n');
+    const satdt = await serveHttp(createSatdtSystem({ catalogTle }).handler, {
+      port: 0,
+      token: 'satdt-token',
+    });
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      CODE_CLUSTER_DATA_DIR: dir,
+      GROUNDSTATION_SATDT_API_URL: satdt.url,
+      GROUNDSTATION_SATDT_API_TOKEN: 'satdt-token',
+    });
+    try {
+      const handler = await SYSTEMS.groundstation.create();
+      const start = new Date(Date.now() + 3_600_000).toISOString();
+      const end = new Date(Date.now() + 3_900_000).toISOString();
+      const response = await handler({
+        method: 'POST',
+        path: '/v1/contacts',
+        query: new URLSearchParams(),
+        headers: {},
+        body: JSON.stringify({ station: 'orbiteye-mx', norad_id: MEXSAT_3, start, end }),
+      });
+      expect(response.status).toBe(422);
+      expect(response.body).toContain(`No hay ningún satélite con NORAD ${MEXSAT_3}`);
+    } finally {
+      process.env = saved;
+      await satdt.close();
+    }
+  });
+
+  it('asks that service, whose catalog is the one that counts, and answers 503 when it is down', async () => {
+    // A satdt service whose catalog lacks MEXSAT 3: the embedded twin would accept it, this one must not.
+    const lines = CATALOG_TLE.split('\n');
+    const at39035 = lines.findIndex((l) => l.startsWith('1 39035'));
+    const catalogTle = [...lines.slice(0, at39035 - 1), ...lines.slice(at39035 + 2)].join('\n');
+    const satdt = await serveHttp(createSatdtSystem({ catalogTle, now: () => clock }).handler, { port: 0 });
+    try {
+      const system = createGroundstationSystem({
+        file: join(dir, 'remote.db'),
+        now: () => clock,
+        satdt: { apiUrl: satdt.url },
+      });
+      systems.push(system);
+      const client = new GroundstationClient(inProcessTransport(() => system.handler));
+      const error = await refusal(
+        client.bookContact({ station: 'orbiteye-mx', norad_id: MEXSAT_3, start: at(60), end: at(70) }),
+      );
+      expect(error.status).toBe(422);
+      expect(error.message).toContain(`No hay ningún satélite con NORAD ${MEXSAT_3}`);
+      const booked = await client.bookContact({
+        station: 'orbiteye-mx',
+        norad_id: MORELOS_3,
+        start: at(60),
+        end: at(70),
+      });
+      expect(booked.status).toBe('programado');
+    } finally {
+      await satdt.close();
+    }
+    const down = createGroundstationSystem({
+      file: join(dir, 'down.db'),
+      now: () => clock,
+      satdt: { apiUrl: satdt.url },
+    });
+    systems.push(down);
+    const client = new GroundstationClient(
+      inProcessTransport(() => down.handler),
+      { retries: 0 },
+    );
+    const error = await refusal(
+      client.bookContact({ station: 'orbiteye-mx', norad_id: MORELOS_3, start: at(60), end: at(70) }),
+    );
+    expect(error.kind).toBe('unavailable');
   });
 });

@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import type { IncomingRestRequest, RestHandler } from '@code-cluster/shared';
 import {
   BookContactRequestSchema,
+  CancelMaintenanceRequestSchema,
   type Contact,
   MAX_CONTACT_MS,
   MAX_SCHEDULE_HOURS,
+  type MaintenanceList,
   MIN_CONTACT_MS,
   ProgramMaintenanceRequestSchema,
   type Schedule,
@@ -19,9 +21,15 @@ import { STATIONS, type StationReference } from '../reference/stations.js';
 import { dataDir } from '../storage/index.js';
 import { type AntennaReference, equipmentOf } from './equipment.js';
 import { healthAt } from './health.js';
-import { maintenanceWindows, type Window, windowDto } from './maintenance.js';
-import { type ContactRow, type GroundstationStore, openGroundstationStore } from './store.js';
+import { maintenanceEnd, type Window, windowDto, windowInForce, windowOf } from './maintenance.js';
+import {
+  type ContactRow,
+  type GroundstationStore,
+  type MaintenanceRow,
+  openGroundstationStore,
+} from './store.js';
 import { iso } from './time.js';
+import { type SatdtConnection, SatelliteCheck } from './visibility.js';
 
 export interface GroundstationSystemOptions {
   /** SQLite file of the contact book; `groundstation.db` under the cluster's data dir by default. */
@@ -30,6 +38,11 @@ export interface GroundstationSystemOptions {
   now?: () => number;
   /** The credential operator actions must present; without one, every operator action is refused. */
   operatorToken?: string;
+  /**
+   * The satdt system that judges whether a satellite can be contacted: the embedded one in this process by
+   * default, a satdt service with `apiUrl` (the HTTP service reads GROUNDSTATION_SATDT_API_URL).
+   */
+  satdt?: SatdtConnection;
   onError?: (error: unknown) => void;
 }
 
@@ -54,6 +67,7 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
   const store = openGroundstationStore(options.file ?? defaultDatabaseFile());
   const now = options.now ?? Date.now;
   const operatorDigest = options.operatorToken ? digest(options.operatorToken) : undefined;
+  const satellites = new SatelliteCheck(options.satdt ?? {}, now);
 
   const station = (id: string): StationReference => {
     const found = STATIONS.find((s) => s.id === id);
@@ -65,17 +79,11 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
     }
     return found;
   };
-  /** Maintenance windows of a station that end after `afterMs`. */
-  const windowsOf = (s: StationReference, nowMs: number, afterMs = nowMs): Window[] =>
-    maintenanceWindows(
-      s,
-      equipmentOf(s),
-      store.maintenanceEndingAfter(s.id, Math.min(nowMs, afterMs)),
-      nowMs,
-      afterMs,
-    );
+  /** Maintenance windows of a station, not cancelled, that end after `afterMs`. */
+  const windowsOf = (s: StationReference, afterMs: number): Window[] =>
+    store.maintenanceEndingAfter(s.id, afterMs).map(windowOf);
   const summary = (s: StationReference, nowMs: number): StationSummary => {
-    const current = windowsOf(s, nowMs).find((w) => w.startMs <= nowMs);
+    const current = windowInForce(windowsOf(s, nowMs), nowMs);
     return {
       id: s.id,
       name: s.name,
@@ -117,7 +125,7 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
     };
   };
 
-  const book = (request: IncomingRestRequest) => {
+  const book = async (request: IncomingRestRequest) => {
     const body = parseBody(request, BookContactRequestSchema);
     const where = station(body.station);
     const nowMs = now();
@@ -158,11 +166,33 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
       }
       candidates = [chosen];
     }
+    // Orbits do not depend on the book, so the satellite is judged before the transaction; its verdict is
+    // given after the maintenance one, which tells a model more about the station.
+    const satelliteRefusal = await satellites.refusal(where, body.norad_id, startMs, endMs);
 
     // Check and insert in one write transaction: two servers booking at once cannot both win a slot.
     const row = store.transaction(() => {
-      const blocking = windowsOf(where, nowMs, startMs).find((w) => w.startMs < endMs);
-      if (blocking) throw inMaintenance(where, blocking);
+      const windows = windowsOf(where, startMs);
+      const blocking = windows.find((w) => w.startMs < endMs);
+      if (blocking) {
+        const free = STATIONS.filter(
+          (s) => s.id !== where.id && !windowsOf(s, startMs).some((w) => w.startMs < endMs),
+        );
+        throw inMaintenance(where, blocking, maintenanceEnd(windows, blocking), free);
+      }
+      if (satelliteRefusal) throw satelliteRefusal;
+      // One satellite, one antenna: a second dish on the same satellite at once would only duplicate it.
+      const same = store.activeContacts(where.id, startMs, endMs).filter((c) => c.norad_id === body.norad_id);
+      if (same.length > 0) {
+        throw new HttpProblem(
+          409,
+          'Conflict',
+          `NORAD ${body.norad_id} ya tiene un contacto en ${where.id} que se solapa con esa ventana: ` +
+            `${same.map(describeContact).join('; ')}. Una estación atiende un satélite con una sola antena a ` +
+            'la vez: usa ese contacto o cancélalo antes.',
+          { conflicts: same.map(conflictOf) },
+        );
+      }
       const conflicts: ContactRow[] = [];
       for (const antenna of candidates) {
         const busy = store.activeContacts(where.id, startMs, endMs, antenna.id);
@@ -225,8 +255,8 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
     return contactDto(row, nowMs);
   };
 
-  const programMaintenance = (id: string, request: IncomingRestRequest) => {
-    // The credential is checked before anything else is parsed or revealed.
+  /** The credential is checked before anything else is parsed or revealed. */
+  const requireOperator = (request: IncomingRestRequest, action: string) => {
     const raw = parseJson(request.body);
     const token =
       typeof raw === 'object' && raw !== null
@@ -236,10 +266,13 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
       throw new HttpProblem(
         403,
         'Forbidden',
-        'Programar mantenimiento es una acción de operador y esta petición no trae una credencial de ' +
-          'operador válida.',
+        `${action} es una acción de operador y esta petición no trae una credencial de operador válida.`,
       );
     }
+  };
+
+  const programMaintenance = (id: string, request: IncomingRestRequest) => {
+    requireOperator(request, 'Programar mantenimiento');
     const body = parseBody(request, ProgramMaintenanceRequestSchema);
     const where = station(id);
     const nowMs = now();
@@ -259,14 +292,17 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
       throw unprocessable('Una ventana de mantenimiento dura como mucho 90 días: prográmala por tramos.');
     }
     const row = store.transaction(() => {
-      const clash = store.maintenanceEndingAfter(where.id, startMs).find((w) => w.start_ms < endMs);
-      if (clash) {
+      // Windows add up, overlapping or not; only the same window twice (a retried call) is refused.
+      const same = store
+        .maintenanceEndingAfter(where.id, startMs)
+        .find((w) => w.start_ms === startMs && w.end_ms === endMs && w.reason === body.reason);
+      if (same) {
         throw new HttpProblem(
           409,
           'Conflict',
-          `Ya hay un mantenimiento programado en ${where.id} que se solapa: ${clash.id} de ` +
-            `${iso(clash.start_ms)} a ${iso(clash.end_ms)} (${clash.reason}).`,
-          { maintenance_id: clash.id },
+          `Esa ventana ya está programada en ${where.id}: ${same.id} de ${iso(same.start_ms)} a ` +
+            `${iso(same.end_ms)} (${same.reason}). No se ha creado otra.`,
+          { maintenance_id: same.id },
         );
       }
       const booked = store.activeContacts(where.id, Math.max(startMs, nowMs), endMs);
@@ -280,18 +316,55 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
           { conflicts: booked.map(conflictOf) },
         );
       }
-      const row = {
+      const row: MaintenanceRow = {
         id: newId('mt'),
         station: where.id,
         start_ms: startMs,
         end_ms: endMs,
         reason: body.reason,
+        source: 'operador',
         created_ms: nowMs,
+        cancelled_ms: null,
       };
       store.insertMaintenance(row);
       return row;
     });
-    return jsonResponse(201, windowDto({ ...row, startMs, endMs, source: 'operador' }));
+    return jsonResponse(201, windowDto(windowOf(row)));
+  };
+
+  const cancelMaintenance = (id: string, request: IncomingRestRequest) => {
+    requireOperator(request, 'Cancelar mantenimiento');
+    parseBody(request, CancelMaintenanceRequestSchema);
+    const nowMs = now();
+    const row = store.transaction(() => {
+      const found = store.getMaintenance(id);
+      if (!found) {
+        throw notFound(
+          `No existe el mantenimiento '${id}'. listar_mantenimientos muestra las ventanas de cada estación.`,
+          { maintenance_id: id },
+        );
+      }
+      if (found.cancelled_ms !== null) {
+        throw new HttpProblem(
+          409,
+          'Conflict',
+          `El mantenimiento ${id} ya estaba cancelado (desde ${iso(found.cancelled_ms)}); no hay nada más que hacer.`,
+          { maintenance_id: id },
+        );
+      }
+      if (found.end_ms <= nowMs) {
+        throw new HttpProblem(
+          409,
+          'Conflict',
+          `El mantenimiento ${id} ya terminó (${iso(found.start_ms)} a ${iso(found.end_ms)}): solo se ` +
+            'cancelan ventanas en curso o futuras.',
+          { maintenance_id: id },
+        );
+      }
+      store.cancelMaintenance(id, nowMs);
+      return store.getMaintenance(id)!;
+    });
+    return windowDto(windowOf(row));
   };
 
   const handler = createRouter(
@@ -346,7 +419,7 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
             from: iso(fromMs),
             to: iso(toMs),
             contacts: store.activeContacts(where.id, fromMs, toMs).map((row) => contactDto(row, nowMs)),
-            maintenance: windowsOf(where, nowMs, fromMs)
+            maintenance: windowsOf(where, fromMs)
               .filter((w) => w.startMs < toMs)
               .map(windowDto),
           };
@@ -354,9 +427,26 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
         },
       },
       {
+        method: 'GET',
+        pattern: '/v1/stations/:id/maintenance',
+        handle: ({ params }) => {
+          const where = station(params.id!);
+          const list: MaintenanceList = {
+            station: where.id,
+            maintenance: windowsOf(where, now()).map(windowDto),
+          };
+          return list;
+        },
+      },
+      {
         method: 'POST',
         pattern: '/v1/stations/:id/maintenance',
         handle: ({ params, request }) => programMaintenance(params.id!, request),
+      },
+      {
+        method: 'POST',
+        pattern: '/v1/maintenance/:id/cancel',
+        handle: ({ params, request }) => cancelMaintenance(params.id!, request),
       },
       { method: 'POST', pattern: '/v1/contacts', handle: ({ request }) => book(request) },
       {
@@ -373,17 +463,29 @@ export function createGroundstationSystem(options: GroundstationSystemOptions = 
     options.onError,
   );
 
-  return { handler, store, close: () => store.close() };
+  return {
+    handler,
+    store,
+    close: () => {
+      void satellites.close();
+      store.close();
+    },
+  };
 }
 
-function inMaintenance(where: StationReference, window: Window): HttpProblem {
-  const others = STATIONS.filter((s) => s.id !== where.id && s.status === 'operativa').map((s) => s.id);
+function inMaintenance(
+  where: StationReference,
+  window: Window,
+  freeFromMs: number,
+  free: readonly StationReference[],
+): HttpProblem {
+  const elsewhere = free.length > 0 ? `otra estación (${free.map((s) => s.id).join(', ')}) o ` : '';
   return new HttpProblem(
     409,
     'Conflict',
     `La estación ${where.id} está en mantenimiento del ${iso(window.startMs)} al ${iso(window.endMs)} ` +
-      `(${window.reason}) y no admite contactos en ese intervalo. Elige otra estación ` +
-      `(${others.join(', ')}) o un inicio a partir del ${iso(window.endMs)}.`,
+      `(${window.reason}, ${window.id}) y no admite contactos en ese intervalo. Elige ${elsewhere}` +
+      `un inicio a partir del ${iso(freeFromMs)}.`,
     { maintenance: windowDto(window) },
   );
 }

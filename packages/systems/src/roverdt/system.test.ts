@@ -5,7 +5,7 @@ import { inProcessTransport, type SystemError } from '@code-cluster/shared';
 import { RoverdtClient } from '@code-cluster/shared/roverdt';
 import { rejectionOf } from '@code-cluster/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RESERVE_WH } from './model.js';
+import { BATTERY_CAPACITY_WH, PANEL_PEAK_W, PARKED_LOAD_W, RESERVE_WH } from './model.js';
 import { createRoverdtSystem, type RoverdtSystem } from './system.js';
 import { DEFAULT_SEED, type Terrain, terrainFromRows } from './terrain.js';
 
@@ -153,12 +153,16 @@ describe('planning', () => {
     const { client } = open({ batteryPct: 16 });
     const error = await refusal(client.planRoute(ROVER, { x: 17, y: 2 }));
     expect(error.status).toBe(409);
+    const wait = (error.details as { wait_hours: number }).wait_hours;
     expect(error.message).toBe(
       'Energía insuficiente: la ruta a (17, 2) mide 15 m (subida 0 m) y necesita 37.5 Wh, pero solo hay ' +
-        '10 Wh por encima de la reserva del 15 % (batería al 16 % de 1000 Wh). Elige un destino más ' +
-        'cercano: en llano el rover alcanza unos 4 m.',
+        '10 Wh por encima de la reserva del 15 % (batería al 16 % de 1000 Wh). Los paneles solares la ' +
+        `recargan: espera unas ${wait} h del reloj del rover con esperar {rover_id: 'rover-t', horas: ` +
+        `${wait}} y vuelve a planificar. O elige un destino más cercano: en llano el rover alcanza ahora ` +
+        'unos 4 m.',
     );
     expect(error.details).toMatchObject({ reason: 'energia', needed_wh: 37.5, available_wh: 10 });
+    expect(wait).toBeGreaterThanOrEqual(1);
     // Nothing was stored.
     expect((await client.listRoutes(ROVER)).routes).toEqual([]);
     // A destination within the budget is fine.
@@ -260,9 +264,8 @@ describe('execution', () => {
     expect(first.stop).toBeNull();
     const second = await client.step(ROVER, route.id);
     expect(second.stop?.reason).toBe('reserva');
-    expect(second.stop?.detail).toBe(
-      'El tramo 2 necesita 17.5 Wh y dejaría la batería en 13.8 %, por debajo de la reserva del 15 %: ' +
-        'el rover se detuvo en (10, 2) con 15.5 %.',
+    expect(second.stop?.detail).toMatch(
+      /^El tramo 2 necesita 17\.5 Wh y dejaría la batería en 13\.8 %, por debajo de la reserva del 15 %: el rover se detuvo en \(10, 2\) con 15\.5 %\. Los paneles solares la recargan: espera unas \d+ h del reloj del rover con esperar/,
     );
     expect(second.legs).toEqual([expect.objectContaining({ index: 2, distance_m: 0, completed: false })]);
     expect(second.rover).toMatchObject({ pose: { x: 10, y: 2 }, battery_wh: 155, mode: 'detenido' });
@@ -404,5 +407,83 @@ describe('REST surface', () => {
     expect(JSON.parse(fractional.body).detail).toContain("Campo 'destination.x' inválido");
     const tooMany = await call('POST', `/v1/rovers/${ROVER}/routes/rt-000000000000/steps`, '{"legs":0}');
     expect(tooMany.status).toBe(400);
+  });
+});
+
+describe('solar charging and waiting', () => {
+  it('follows the day the instruments report: the panels give nothing at night, most at noon', async () => {
+    const { client } = open({ batteryPct: 50 });
+    const readings = [];
+    for (let hour = 0; hour < 25; hour++) {
+      const camera = await client.measure(ROVER, 'camara');
+      const light = camera.readings.find((r) => r.name === 'iluminacion')!.value;
+      const rover = await client.getRover(ROVER);
+      readings.push({ light, solar: rover.solar_w });
+      await client.wait(ROVER, 1);
+    }
+    for (const { light, solar } of readings) {
+      // The same curve: output is the panels' peak times the camera's illumination.
+      expect(Math.abs(solar - (PANEL_PEAK_W * light) / 100)).toBeLessThanOrEqual(PANEL_PEAK_W * 0.006);
+      if (light === 0) expect(solar).toBe(0);
+    }
+    expect(readings.some((r) => r.light === 0)).toBe(true);
+    expect(Math.max(...readings.map((r) => r.solar))).toBeGreaterThan(PANEL_PEAK_W * 0.95);
+  });
+
+  it('charges by day and drains slowly at night; never over full or under empty', async () => {
+    const { client } = open({ batteryPct: 20 });
+    // The rover starts at 06:00 local; a sol lasts 24 h 39 min, so 13 h of its clock take it past 18:00.
+    const day = await client.wait(ROVER, 13);
+    expect(day).toMatchObject({ hours: 13, battery_before_pct: 20 });
+    expect(day.solar_wh).toBeGreaterThan(400);
+    expect(day.gained_wh).toBeCloseTo(day.solar_wh - day.load_wh, 0);
+    expect(day.rover.battery_wh).toBeCloseTo(200 + day.gained_wh, 0);
+    expect(Date.parse(day.to) - Date.parse(day.from)).toBe(13 * 3_600_000);
+    expect(day.rover.clock).toBe(day.to);
+    const night = await client.wait(ROVER, 10);
+    expect(night.solar_wh).toBe(0);
+    expect(night.gained_wh).toBeCloseTo(-PARKED_LOAD_W * 10, 0);
+    for (let k = 0; k < 6; k++) await client.wait(ROVER, 48);
+    const full = await client.getRover(ROVER);
+    expect(full.battery_wh).toBeLessThanOrEqual(BATTERY_CAPACITY_WH);
+    expect(full.battery_pct).toBeGreaterThan(80);
+  });
+
+  it('gets a rover stuck at the reserve moving again after the wait the refusal names, and not before', async () => {
+    const { client } = open({ batteryPct: 16 });
+    const error = await refusal(client.planRoute(ROVER, { x: 17, y: 2 }));
+    const hours = (error.details as { wait_hours: number }).wait_hours;
+    if (hours > 1) {
+      await client.wait(ROVER, hours - 1);
+      expect((await refusal(client.planRoute(ROVER, { x: 17, y: 2 }))).status).toBe(409);
+      await client.wait(ROVER, 1);
+    } else {
+      await client.wait(ROVER, hours);
+    }
+    const route = await client.planRoute(ROVER, { x: 17, y: 2 });
+    expect((await client.step(ROVER, route.id, 10)).route.status).toBe('completada');
+  });
+
+  it('survives a restart: the charge and the clock are stored', async () => {
+    const file = join(dir, 'kept.db');
+    const first = open({ file, batteryPct: 20 });
+    const waited = await first.client.wait(ROVER, 6);
+    first.system.close();
+    systems.splice(systems.indexOf(first.system), 1);
+    const again = open({ file });
+    expect(await again.client.getRover(ROVER)).toMatchObject({
+      battery_wh: waited.rover.battery_wh,
+      clock: waited.to,
+    });
+  });
+
+  it('refuses hours outside 1–48, naming the field, and an unknown rover', async () => {
+    const { client } = open();
+    for (const hours of [0, 49, 1.5]) {
+      const error = await refusal(client.wait(ROVER, hours));
+      expect(error.status).toBe(400);
+      expect(error.message).toContain("Campo 'hours' inválido");
+    }
+    expect((await refusal(client.wait('nadie', 2))).status).toBe(404);
   });
 });

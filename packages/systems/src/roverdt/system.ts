@@ -8,6 +8,7 @@ import {
   InstrumentSchema,
   type LegResult,
   MAX_SLOPE_DEG,
+  MAX_WAIT_HOURS,
   type MapSummary,
   type Measurement,
   PlanRouteRequestSchema,
@@ -16,6 +17,8 @@ import {
   StepRequestSchema,
   type StepResult,
   type Stop,
+  WaitRequestSchema,
+  type WaitResult,
 } from '@code-cluster/shared/roverdt';
 import { z } from 'zod';
 import { badRequest, HttpProblem, jsonResponse, notFound, unprocessable } from '../http/problem.js';
@@ -26,10 +29,13 @@ import {
   BATTERY_CAPACITY_WH,
   CLOCK_EPOCH_MS,
   driveMs,
+  hoursToReach,
   legEnergyWh,
+  parked,
   pct,
   RESERVE_WH,
   round,
+  solarW,
   WH_PER_M,
 } from './model.js';
 import { summarizeMap } from './overview.js';
@@ -146,6 +152,7 @@ export function createRoverdtSystem(options: RoverdtSystemOptions = {}): Roverdt
     mode: r.mode,
     instruments: [...INSTRUMENTS],
     clock: iso(r.clock_ms),
+    solar_w: round(solarW(r.clock_ms)),
     odometer_m: round(r.odometer_m, 2),
     active_route_id: r.active_route,
     last_stop: r.last_stop,
@@ -227,18 +234,21 @@ export function createRoverdtSystem(options: RoverdtSystemOptions = {}): Roverdt
     };
     const available = r.battery_wh - RESERVE_WH;
     if (total.energy_wh > available) {
+      const wait = hoursToReach(r.battery_wh, total.energy_wh + RESERVE_WH, r.clock_ms);
       throw new HttpProblem(
         409,
         'Conflict',
         `Energía insuficiente: la ruta a ${describe(destination)} mide ${round(total.distance_m)} m ` +
           `(subida ${round(total.climb_m)} m) y necesita ${round(total.energy_wh)} Wh, pero solo hay ` +
           `${round(Math.max(0, available))} Wh por encima de la reserva del ${BATTERY_RESERVE_PCT} % ` +
-          `(batería al ${round(pct(r.battery_wh))} % de ${BATTERY_CAPACITY_WH} Wh). Elige un destino más ` +
-          `cercano: en llano el rover alcanza unos ${Math.max(0, Math.floor(available / WH_PER_M))} m.`,
+          `(batería al ${round(pct(r.battery_wh))} % de ${BATTERY_CAPACITY_WH} Wh). ${waitAdvice(r, wait)} ` +
+          `O elige un destino más cercano: en llano el rover alcanza ahora unos ` +
+          `${Math.max(0, Math.floor(available / WH_PER_M))} m.`,
         {
           reason: 'energia',
           needed_wh: round(total.energy_wh),
           available_wh: round(Math.max(0, available)),
+          ...(wait === undefined ? {} : { wait_hours: wait }),
         },
       );
     }
@@ -317,12 +327,13 @@ export function createRoverdtSystem(options: RoverdtSystemOptions = {}): Roverdt
         );
       }
       if (r.battery_wh - leg.energy_wh < RESERVE_WH) {
+        const wait = hoursToReach(r.battery_wh, leg.energy_wh + RESERVE_WH, r.clock_ms);
         const stop: Stop = {
           reason: 'reserva',
           detail:
             `El tramo ${index + 1} necesita ${round(leg.energy_wh)} Wh y dejaría la batería en ` +
             `${round(pct(r.battery_wh - leg.energy_wh))} %, por debajo de la reserva del ${BATTERY_RESERVE_PCT} %: ` +
-            `el rover se detuvo en ${describe(r)} con ${round(pct(r.battery_wh))} %.`,
+            `el rover se detuvo en ${describe(r)} con ${round(pct(r.battery_wh))} %. ${waitAdvice(r, wait)}`,
           at: iso(r.clock_ms),
           x: r.x,
           y: r.y,
@@ -446,6 +457,31 @@ export function createRoverdtSystem(options: RoverdtSystemOptions = {}): Roverdt
     return ((Math.atan2(b.x - a.x, b.y - a.y) * 180) / Math.PI + 360) % 360;
   };
 
+  /** Parks the rover: its clock moves on, the panels charge it by day and the parked load drains it. */
+  const wait = (roverId: string, request: IncomingRestRequest): WaitResult => {
+    const { hours } = parseBody(request, WaitRequestSchema);
+    return store.transaction(() => {
+      const r = rover(roverId);
+      const before = r.battery_wh;
+      const from = r.clock_ms;
+      const to = from + hours * 3_600_000;
+      const after = parked(before, from, to);
+      r.battery_wh = after.batteryWh;
+      r.clock_ms = to;
+      store.updateRover(r);
+      return {
+        rover: roverDto(r),
+        hours,
+        from: iso(from),
+        to: iso(to),
+        solar_wh: round(after.solarWh),
+        load_wh: round(after.loadWh),
+        gained_wh: round(after.batteryWh - before),
+        battery_before_pct: round(pct(before)),
+      };
+    });
+  };
+
   const step = (roverId: string, routeId: string, request: IncomingRestRequest): StepResult => {
     const { legs } = parseBody(request, StepRequestSchema, {});
     const driven: LegResult[] = [];
@@ -516,6 +552,11 @@ export function createRoverdtSystem(options: RoverdtSystemOptions = {}): Roverdt
         method: 'POST',
         pattern: '/v1/rovers/:id/routes/:route/steps',
         handle: ({ params, request }) => step(params.id!, params.route!, request),
+      },
+      {
+        method: 'POST',
+        pattern: '/v1/rovers/:id/wait',
+        handle: ({ params, request }) => wait(params.id!, request),
       },
       {
         method: 'GET',
@@ -614,6 +655,24 @@ function parseBody<T extends z.ZodType>(
 }
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+
+/** How long to park before the energy is there, in words a model can act on (esperar takes 1–48 h). */
+function waitAdvice(r: RoverRow, hours: number | undefined): string {
+  if (hours === undefined) {
+    return (
+      'Ni con los paneles a pleno se llega a esa energía (haría falta más que la batería llena): ve por ' +
+      'etapas más cortas.'
+    );
+  }
+  const calls =
+    hours > MAX_WAIT_HOURS
+      ? ` (en ${Math.ceil(hours / MAX_WAIT_HOURS)} llamadas: cada una admite hasta ${MAX_WAIT_HOURS} h)`
+      : '';
+  return (
+    `Los paneles solares la recargan: espera unas ${hours} h del reloj del rover con esperar ` +
+    `{rover_id: '${r.id}', horas: ${Math.min(hours, MAX_WAIT_HOURS)}}${calls} y vuelve a planificar.`
+  );
+}
 
 /** ISO-8601 UTC without milliseconds when they are zero. */
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');

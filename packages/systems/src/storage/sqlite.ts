@@ -99,12 +99,13 @@ export function openDatabase(file: string, options: OpenOptions = {}): SqlDataba
 function open(file: string, options: OpenOptions): SqlDatabase {
   if (file !== ':memory:' && !options.readonly) mkdirSync(dirname(file), { recursive: true });
   const { db, driver } = openNative(file, options.readonly ?? false);
-  db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}`);
+  const busyTimeoutMs = Math.trunc(options.busyTimeoutMs ?? 5_000);
+  db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
   const pages = maxPages();
   if (pages) db.exec(`PRAGMA max_page_count = ${pages}`);
   if (!options.readonly) {
     // WAL lets several server processes read while one writes; FULL makes a commit survive power loss.
-    db.exec('PRAGMA journal_mode = WAL');
+    switchToWal(db, busyTimeoutMs);
     db.exec('PRAGMA synchronous = FULL');
     db.exec('PRAGMA foreign_keys = ON');
   }
@@ -154,6 +155,35 @@ function open(file: string, options: OpenOptions): SqlDatabase {
   };
   if (options.migrations && !options.readonly) migrate(database, options.migrations);
   return database;
+}
+
+/**
+ * Switching a new file to WAL reads its header and then upgrades to a write, and SQLite answers a read
+ * upgrading to a write with SQLITE_BUSY at once, bypassing the busy handler: two processes creating the
+ * same store together saw "database is locked" within milliseconds. So this one statement waits for the
+ * other writer itself, as long as the busy timeout would have.
+ */
+function switchToWal(db: NativeDatabase, busyTimeoutMs: number): void {
+  const deadline = Date.now() + busyTimeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waitMs = 5; ; waitMs = Math.min(2 * waitMs, 100)) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (!isBusy(error) || Date.now() + waitMs > deadline) throw error;
+      Atomics.wait(pause, 0, 0, waitMs);
+    }
+  }
+}
+
+/** SQLITE_BUSY from either driver: better-sqlite3 names the code, node:sqlite gives the number. */
+function isBusy(error: unknown): boolean {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  return (
+    (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) ||
+    (typeof errcode === 'number' && (errcode & 0xff) === 5)
+  );
 }
 
 function migrate(db: SqlDatabase, migrations: readonly string[]): void {
