@@ -11,6 +11,11 @@ const app: ServerApp<typeof options, AcademyDeps> = {
   summary: 'MCP server of the CO.DE Academy platform (courses, progress, quizzes, read-only analytics SQL)',
   options,
   async start(config, logger) {
+    // A data dir that cannot be written fails every call of the embedded system: say so once and stop.
+    if (!config.apiUrl) {
+      const { dataDirUsable } = await import('@code-cluster/systems/storage');
+      if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
+    }
     const system = await connectSystem(config, {
       name: 'academy system',
       logger,

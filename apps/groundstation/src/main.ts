@@ -12,6 +12,11 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
   summary: 'MCP server of the CO.DE ground stations (status, health, contact scheduling, maintenance)',
   options,
   async start(config, logger) {
+    // A data dir that cannot be written fails every call of the embedded system: say so once and stop.
+    if (!config.apiUrl) {
+      const { dataDirUsable } = await import('@code-cluster/systems/storage');
+      if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
+    }
     const operator = config.scope === 'operador';
     // Remote: the configured credential, and only in operator scope. Embedded: the system is this process's
     // own, so in operator scope it gets a fresh credential only this server knows; otherwise none, and it

@@ -11,6 +11,11 @@ const app: ServerApp<typeof options, HubDeps> = {
   summary: 'MCP server of the CO.DE event hub (topics, publish, read, subscribe)',
   options,
   async start(config, logger) {
+    // A data dir that cannot be written fails every call of the embedded system: say so once and stop.
+    if (!config.apiUrl) {
+      const { dataDirUsable } = await import('@code-cluster/systems/storage');
+      if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
+    }
     // The embedded hub (SQLite under CODE_CLUSTER_DATA_DIR) opens on first use, not at start-up.
     const system = await connectSystem(config, {
       name: 'hub',

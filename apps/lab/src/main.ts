@@ -12,13 +12,8 @@ const app: ServerApp<typeof options, LabDeps> = {
   options,
   async start(config, logger) {
     if (!config.apiUrl) {
-      // The embedded suite keeps everything in SQLite under the data dir, reads included (WAL needs its
-      // -shm file beside the database): if the dir cannot be written, every call would fail, so the
-      // server says so once and exits (2, like a bad setting). A full disk still serves reads: it stays.
-      const { checkDataDir, dataDir } = await import('@code-cluster/systems/storage');
-      const check = checkDataDir(dataDir());
-      if (!check.ok) logger.error(check.line);
-      if (!check.ok && check.problem === 'sin_escritura') process.exit(2);
+      const { dataDirUsable } = await import('@code-cluster/systems/storage');
+      if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
     }
     // The embedded lab suite (SQLite under CODE_CLUSTER_DATA_DIR) opens on first use, not at start-up.
     const system = await connectSystem(config, {

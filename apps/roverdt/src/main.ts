@@ -11,6 +11,11 @@ const app: ServerApp<typeof options, RoverdtDeps> = {
   summary: 'MCP server of the CO.DE rover digital twin (terrain, route planning, energy, instruments)',
   options,
   async start(config, logger) {
+    // A data dir that cannot be written fails every call of the embedded system: say so once and stop.
+    if (!config.apiUrl) {
+      const { dataDirUsable } = await import('@code-cluster/systems/storage');
+      if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
+    }
     // The embedded twin (terrain generation, SQLite under CODE_CLUSTER_DATA_DIR) loads on first use.
     const system = await connectSystem(config, {
       name: 'rover twin',

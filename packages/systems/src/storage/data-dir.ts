@@ -61,3 +61,16 @@ function full(dir: string, free: number): DataDirCheck {
       'CODE_CLUSTER_DATA_DIR to a directory on another disk; reads still work, every write will fail',
   };
 }
+
+/**
+ * The start-up check of every server that runs an embedded system with state: a problem goes to the
+ * operator's log at ERROR, once. Returns false when the server must not start: a dir that cannot be
+ * written fails every call, reads included (WAL needs its -shm file beside the database); a full disk still
+ * serves reads, so it only warns.
+ */
+export function dataDirUsable(logError: (line: string) => void, dir: string = dataDir()): boolean {
+  const check = checkDataDir(dir);
+  if (check.ok) return true;
+  logError(check.line);
+  return check.problem !== 'sin_escritura';
+}
