@@ -4,6 +4,7 @@ import type { RunningHttpServer } from './http.js';
 import { LOG_LEVELS, Logger } from './logging.js';
 import { createKitServer, type ServerDefinition } from './server.js';
 import { DEFAULT_TOOL_TIMEOUT_MS } from './tools/register.js';
+import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_INFLIGHT, SERVER_BUSY } from './transport/flow.js';
 import { transportOptions } from './transport/http-options.js';
 import { DEFAULT_MAX_LINE_BYTES, StdioTransport } from './transport/stdio.js';
 
@@ -38,6 +39,23 @@ export const commonOptions = {
       .max(256 * 1024 * 1024)
       .default(DEFAULT_MAX_LINE_BYTES),
     description: `largest accepted JSON-RPC message (stdio line, HTTP body) in bytes (default ${DEFAULT_MAX_LINE_BYTES})`,
+  },
+  maxInflight: {
+    flag: 'max-inflight',
+    env: 'MCP_MAX_INFLIGHT',
+    schema: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_MAX_INFLIGHT),
+    description: `requests of one session served at once: stdio reads on when one is answered, HTTP answers one more with error ${SERVER_BUSY} (default ${DEFAULT_MAX_INFLIGHT})`,
+  },
+  maxBufferedBytes: {
+    flag: 'max-buffered-bytes',
+    env: 'MCP_MAX_BUFFERED_BYTES',
+    schema: z.coerce
+      .number()
+      .int()
+      .min(64 * 1024)
+      .max(4 * 1024 * 1024 * 1024)
+      .default(DEFAULT_MAX_BUFFERED_BYTES),
+    description: `unread output one session may hold before it gets no new work (default ${DEFAULT_MAX_BUFFERED_BYTES})`,
   },
   ...transportOptions,
 } satisfies OptionSpecs;
@@ -135,7 +153,13 @@ export async function runServer<S extends OptionSpecs, D>(
   if (!http) {
     const kit = newServer(logger);
     closeServer = kit.close;
-    await kit.connect(new StdioTransport({ maxLineBytes: config.maxLineBytes }));
+    await kit.connect(
+      new StdioTransport({
+        maxLineBytes: config.maxLineBytes,
+        maxInflight: config.maxInflight,
+        maxBufferedBytes: config.maxBufferedBytes,
+      }),
+    );
     logger.info('ready on stdio', { version: app.version, readOnly: config.readOnly });
     return;
   }

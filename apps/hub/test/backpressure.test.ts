@@ -1,0 +1,96 @@
+// A client that stops reading its answers (issue 9: hub-mcp ran out of heap): memory stays bounded,
+// measured as the server process's RSS once it has gone quiet, and the server answers again as soon as the
+// client reads. Built bin, real stdio.
+import { peakRssUntilIdle, type StdioPeer, spawnServer, type WireMessage } from '@code-cluster/testkit';
+import { trackPeers } from '@code-cluster/testkit/vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDataDir } from './helpers.js';
+
+const data = tempDataDir();
+afterAll(() => data.remove());
+const track = trackPeers();
+
+/** The default of --max-inflight: requests served at once per session. */
+const MAX_INFLIGHT = 8;
+const EVENTS = 100;
+const EVENT_BYTES = 60_000;
+
+const call = (id: number | string, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
+const answered = (peer: StdioPeer, ids: Array<number | string>) =>
+  Promise.all(ids.map((id) => peer.waitFor((m: WireMessage) => m.id === id, 120_000)));
+const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+
+async function hubWithBigEvents(dir: string): Promise<StdioPeer> {
+  const peer = track(spawnServer('hub', [], { env: { ...process.env, CODE_CLUSTER_DATA_DIR: dir } }));
+  await peer.initialize();
+  for (const i of range(0, EVENTS))
+    peer.send(
+      call(`p-${i}`, 'publicar_evento', {
+        topico: 'grande',
+        tipo: 't',
+        datos: { x: 'x'.repeat(EVENT_BYTES) },
+      }),
+    );
+  const published = await answered(
+    peer,
+    range(0, EVENTS).map((i) => `p-${i}`),
+  );
+  expect(published.every((m) => m.result !== undefined && !(m.result as { isError?: boolean }).isError)).toBe(
+    true,
+  );
+  return peer;
+}
+
+describe('hub-mcp over stdio: a client that stops reading stdout', () => {
+  it('keeps RSS bounded under 150 unread 6 MB pages, and serves them once the client reads', async () => {
+    const peer = await hubWithBigEvents(`${data.dir}/pages`);
+    peer.child.stdout.pause();
+    for (const i of range(0, 150))
+      peer.send(call(`l-${i}`, 'leer_eventos', { topico: 'grande', limite: 100 }));
+    // Unbounded, the answers pile up in the process: 2 GB and a heap-limit abort. Bounded: at most
+    // --max-inflight answers (12 MB each on the wire) are built before stdin is no longer read.
+    const peak = await peakRssUntilIdle(peer.child.pid!);
+    expect(peak).toBeLessThan(700);
+    expect(peer.received.filter((m) => String(m.id).startsWith('l-'))).toEqual([]);
+
+    peer.child.stdout.resume();
+    // Answers beyond the first --max-inflight prove that reading resumed once the client read again.
+    const pages = await answered(
+      peer,
+      range(0, MAX_INFLIGHT + 2).map((i) => `l-${i}`),
+    );
+    for (const page of pages) {
+      expect(page.error).toBeUndefined();
+      const result = page.result as { structuredContent: { eventos: unknown[] } };
+      expect(result.structuredContent.eventos).toHaveLength(EVENTS);
+    }
+  }, 300_000);
+
+  it('keeps RSS bounded under 10 000 unread tools/list answers, then answers every one', async () => {
+    const peer = track(
+      spawnServer('hub', ['--max-buffered-bytes', '65536'], {
+        env: { ...process.env, CODE_CLUSTER_DATA_DIR: `${data.dir}/list` },
+      }),
+    );
+    await peer.initialize();
+    peer.child.stdout.pause();
+    const ids = range(0, 10_000).map((i) => `t-${i}`);
+    for (const id of ids) peer.send({ jsonrpc: '2.0', id, method: 'tools/list' });
+    // Unbounded: every answer is built and buffered (+ 160 MiB or more). Bounded: 64 KiB of unread stdout
+    // at most, then stdin is no longer read.
+    const peak = await peakRssUntilIdle(peer.child.pid!);
+    expect(peak).toBeLessThan(150);
+
+    peer.child.stdout.resume();
+    const lists = await answered(peer, ids);
+    expect(lists.every((m) => Array.isArray((m.result as { tools?: unknown[] } | undefined)?.tools))).toBe(
+      true,
+    );
+    expect((await peer.request('ping')).result).toEqual({});
+  }, 300_000);
+});
