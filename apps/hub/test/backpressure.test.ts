@@ -1,7 +1,15 @@
 // A client that stops reading its answers (issue 9: hub-mcp ran out of heap): memory stays bounded,
 // measured as the server process's RSS once it has gone quiet, and the server answers again as soon as the
-// client reads. Built bin, real stdio.
-import { peakRssUntilIdle, type StdioPeer, spawnServer, type WireMessage } from '@code-cluster/testkit';
+// client reads. Built bin, real stdio and real loopback HTTP.
+import { connect, type Socket } from 'node:net';
+import {
+  peakRssUntilIdle,
+  type StdioPeer,
+  serverBin,
+  spawnServer,
+  type WireMessage,
+} from '@code-cluster/testkit';
+import { HttpServerProcess, HttpSession } from '@code-cluster/testkit/http';
 import { trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from './helpers.js';
@@ -92,5 +100,84 @@ describe('hub-mcp over stdio: a client that stops reading stdout', () => {
       true,
     );
     expect((await peer.request('ping')).result).toEqual({});
+  }, 300_000);
+});
+
+/** One POST on its own connection whose answer is not read until `read` is called. */
+function unreadPost(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+): { socket: Socket; read(): Promise<string> } {
+  const socket = connect(Number(url.port), url.hostname);
+  socket.pause();
+  const head = Object.entries({
+    host: url.host,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+    ...headers,
+  })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.write(`POST ${url.pathname} HTTP/1.1\r\n${head}\r\n${body}`);
+  return {
+    socket,
+    read: () =>
+      new Promise((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        socket.once('error', reject);
+        socket.resume();
+      }),
+  };
+}
+
+describe('hub-mcp over HTTP: a client that stops reading its answers', () => {
+  it('keeps RSS bounded under 150 unread 6 MB pages, refuses the excess with 429, and serves again', async () => {
+    const server = await HttpServerProcess.start(serverBin('hub'), [], {
+      env: { ...process.env, CODE_CLUSTER_DATA_DIR: `${data.dir}/http` },
+    });
+    try {
+      const session = await HttpSession.open(server.url);
+      for (const i of range(0, EVENTS)) {
+        const { response } = await session.request('tools/call', {
+          name: 'publicar_evento',
+          arguments: { topico: 'grande', tipo: 't', datos: { x: 'x'.repeat(EVENT_BYTES) } },
+        });
+        expect(response?.result).toBeDefined();
+      }
+      const url = new URL(server.url);
+      const posts = range(0, 150).map((i) =>
+        unreadPost(
+          url,
+          session.headers,
+          JSON.stringify(call(`h-${i}`, 'leer_eventos', { topico: 'grande', limite: 100 })),
+        ),
+      );
+      // Unbounded, every answer is built and buffered in the process (RSS ≈ 1.5 GB). Bounded: at most
+      // --max-inflight answers per session; the rest are refused before they run.
+      const peak = await peakRssUntilIdle(server.child.pid!);
+      expect(peak).toBeLessThan(700);
+
+      const answers = await Promise.all(posts.map((post) => post.read()));
+      const served = answers.filter((text) => text.startsWith('HTTP/1.1 200'));
+      const refused = answers.filter((text) => text.startsWith('HTTP/1.1 429'));
+      expect(served.length).toBeGreaterThan(0);
+      expect(served.length).toBeLessThanOrEqual(MAX_INFLIGHT);
+      expect(served.length + refused.length).toBe(150);
+      for (const text of served) expect(text).toContain('"hay_mas":false');
+      for (const text of refused) expect(text).toContain('-32005');
+      // Read again: the session takes new work.
+      const { response } = await session.request('tools/call', {
+        name: 'leer_eventos',
+        arguments: { topico: 'grande', limite: 1 },
+      });
+      expect((response?.result as { isError?: boolean }).isError).toBeFalsy();
+    } finally {
+      await server.stop('SIGKILL');
+    }
   }, 300_000);
 });

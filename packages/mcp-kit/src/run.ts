@@ -179,6 +179,12 @@ export async function runServer<S extends OptionSpecs, D>(
       response: config.httpResponse,
       sessionIdleMs: config.httpSessionIdleMs,
       maxSessions: config.httpMaxSessions,
+      maxSessionsPerClient: config.httpMaxSessionsPerClient,
+      sessionHandshakeMs: config.httpSessionHandshakeMs,
+      streamHeartbeatMs: config.httpStreamHeartbeatMs,
+      streamMaxMs: config.httpStreamMaxMs,
+      maxInflight: config.maxInflight,
+      maxBufferedBytes: config.maxBufferedBytes,
       maxBodyBytes: config.maxLineBytes,
     });
   } catch (error) {
