@@ -58,6 +58,30 @@ describe('Streamable HTTP: requests in flight per session', () => {
   });
 });
 
+describe('Streamable HTTP, --stateless: requests in flight per client', () => {
+  it('answers one request over --max-inflight with 429 and -32005', async () => {
+    const server = await start(['--stateless', '--max-inflight', '1']);
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const slow = await request(server.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'slow',
+        method: 'tools/call',
+        params: { name: 'dormir', arguments: { ms: 1500 } },
+      }),
+    });
+    expect(slow.statusCode).toBe(200);
+    const busy = await postMessage(server.url, { jsonrpc: '2.0', id: 'next', method: 'ping' });
+    expect(busy.status).toBe(429);
+    expect(busy.json).toMatchObject({ id: 'next', error: { code: -32005 } });
+    expect(await slow.body.text()).toContain('dormí');
+    const after = await postMessage(server.url, { jsonrpc: '2.0', id: 'again', method: 'ping' });
+    expect(after.messages.find((m) => m.id === 'again')?.result).toEqual({});
+  });
+});
+
 describe('Streamable HTTP: the session cap does not lock everyone out', () => {
   it('lets a real client in after 100 bare initialize POSTs', async () => {
     const server = await start();

@@ -106,6 +106,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   );
   const maxInflight = options.maxInflight ?? DEFAULT_MAX_INFLIGHT;
   const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  /** Stateless mode: JSON-RPC requests in flight per client (remote address). */
+  const statelessInflight = new Map<string, number>();
   const enableJsonResponse = options.response === 'json';
 
   const refuse = (res: ServerResponse, refusal: Refusal) =>
@@ -338,6 +340,24 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     opening: boolean,
     version: string | string[] | undefined,
   ): Promise<void> {
+    // No session to hold the bound: one client (remote address) has --max-inflight requests at a time.
+    const client = req.socket.remoteAddress ?? 'unknown';
+    const requests = requestIds(body).length;
+    const held = statelessInflight.get(client) ?? 0;
+    if (requests > 0 && held + requests > maxInflight) {
+      const ids = requestIds(body);
+      sendJson(res, 429, busyReply(ids.length === 1 ? ids[0]! : null, held, maxInflight), {
+        'Retry-After': '1',
+      });
+      return;
+    }
+    statelessInflight.set(client, held + requests);
+    res.once('close', () => {
+      const left = (statelessInflight.get(client) ?? requests) - requests;
+      if (left <= 0) statelessInflight.delete(client);
+      else statelessInflight.set(client, left);
+    });
+    capStream(res, maxBufferedBytes);
     const kit = options.newServer();
     if (!opening) {
       // No session carries the handshake from one request to the next: each request is taken as coming
