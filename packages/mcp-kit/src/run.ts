@@ -5,6 +5,7 @@ import { LOG_LEVELS, Logger } from './logging.js';
 import type { ProtocolSession } from './protocol/session.js';
 import { createKitServer, type ServerDefinition } from './server.js';
 import { DEFAULT_TOOL_TIMEOUT_MS } from './tools/register.js';
+import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_INFLIGHT, SERVER_BUSY } from './transport/flow.js';
 import { transportOptions } from './transport/http-options.js';
 import { DEFAULT_MAX_LINE_BYTES, StdioTransport } from './transport/stdio.js';
 
@@ -39,6 +40,23 @@ export const commonOptions = {
       .max(256 * 1024 * 1024)
       .default(DEFAULT_MAX_LINE_BYTES),
     description: `largest accepted JSON-RPC message (stdio line, HTTP body) in bytes (default ${DEFAULT_MAX_LINE_BYTES})`,
+  },
+  maxInflight: {
+    flag: 'max-inflight',
+    env: 'MCP_MAX_INFLIGHT',
+    schema: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_MAX_INFLIGHT),
+    description: `requests of one session served at once: stdio reads on when one is answered, HTTP answers one more with error ${SERVER_BUSY} (default ${DEFAULT_MAX_INFLIGHT})`,
+  },
+  maxBufferedBytes: {
+    flag: 'max-buffered-bytes',
+    env: 'MCP_MAX_BUFFERED_BYTES',
+    schema: z.coerce
+      .number()
+      .int()
+      .min(64 * 1024)
+      .max(4 * 1024 * 1024 * 1024)
+      .default(DEFAULT_MAX_BUFFERED_BYTES),
+    description: `unread output one session may hold before it gets no new work (default ${DEFAULT_MAX_BUFFERED_BYTES})`,
   },
   ...transportOptions,
 } satisfies OptionSpecs;
@@ -145,7 +163,13 @@ export async function runServer<S extends OptionSpecs, D>(
     const kit = newServer(logger);
     stdioSession = kit.session;
     closeServer = kit.close;
-    await kit.connect(new StdioTransport({ maxLineBytes: config.maxLineBytes }));
+    await kit.connect(
+      new StdioTransport({
+        maxLineBytes: config.maxLineBytes,
+        maxInflight: config.maxInflight,
+        maxBufferedBytes: config.maxBufferedBytes,
+      }),
+    );
     logger.info('ready on stdio', { version: app.version, readOnly: config.readOnly });
     return;
   }
@@ -165,6 +189,12 @@ export async function runServer<S extends OptionSpecs, D>(
       response: config.httpResponse,
       sessionIdleMs: config.httpSessionIdleMs,
       maxSessions: config.httpMaxSessions,
+      maxSessionsPerClient: config.httpMaxSessionsPerClient,
+      sessionHandshakeMs: config.httpSessionHandshakeMs,
+      streamHeartbeatMs: config.httpStreamHeartbeatMs,
+      streamMaxMs: config.httpStreamMaxMs,
+      maxInflight: config.maxInflight,
+      maxBufferedBytes: config.maxBufferedBytes,
       maxBodyBytes: config.maxLineBytes,
     });
   } catch (error) {

@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, type LogLevel, levelAtLeast } from './logging.js';
+import { honestPromptErrors } from './prompt-errors.js';
 import { GuardedTransport } from './protocol/guard.js';
 import { LazyJsonSchemaValidator } from './protocol/lazy-validator.js';
 import { ProtocolSession } from './protocol/session.js';
@@ -65,6 +66,7 @@ export function createKitServer<D>(definition: ServerDefinition<D>, options: Ser
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
   });
   definition.resources?.(server, options.deps);
+  honestPromptErrors(server);
   definition.prompts?.(server, options.deps);
   if (definition.subscriptions && options.stateless) refuseSubscriptions(server);
   else if (definition.subscriptions)

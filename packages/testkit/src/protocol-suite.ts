@@ -250,6 +250,15 @@ export function describeProtocolRules(name: string, options: ProtocolSuiteOption
         expect((await peer.request('ping')).result).toEqual({});
       });
 
+      it('answers a 1 MB resource URI with -32602 naming the bound, then lives on', async () => {
+        const peer = spawn();
+        await peer.initialize();
+        const response = await peer.request('resources/read', { uri: `x://${'a'.repeat(1024 * 1024)}` });
+        expect(response.error?.code).toBe(-32602);
+        expect(response.error?.message).toContain('8192');
+        expect((await peer.request('ping')).result).toEqual({});
+      });
+
       it('survives a message over the default 4 MiB limit', async () => {
         const peer = spawn();
         await peer.initialize();

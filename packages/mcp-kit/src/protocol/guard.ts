@@ -10,6 +10,7 @@ import type { Logger } from '../logging.js';
 import { ErrorCodes, errorResponse, type JsonRpcId } from './errors.js';
 import { classifyMessage, isValidId } from './messages.js';
 import type { ProtocolSession } from './session.js';
+import { oversizedUri } from './uri-bound.js';
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION } from './versions.js';
 
 type Schema = { safeParse(value: unknown): { success: boolean; error?: { issues: ZodIssueLike[] } } };
@@ -153,6 +154,11 @@ export class GuardedTransport implements Transport {
           `Invalid params: ${describeIssues(parsed.error?.issues ?? [])}`,
         ),
       );
+      return;
+    }
+    const tooLong = oversizedUri(id, method, message);
+    if (tooLong) {
+      this.reply(tooLong);
       return;
     }
     if (method === 'initialize') {

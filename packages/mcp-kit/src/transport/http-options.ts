@@ -5,6 +5,11 @@ export const DEFAULT_HTTP_PORT = 3000;
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS = 100;
+/** Default share of the session cap one client (remote address) may hold. */
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 25;
+export const DEFAULT_HANDSHAKE_MS = 10_000;
+export const DEFAULT_STREAM_HEARTBEAT_MS = 15_000;
+export const DEFAULT_STREAM_MAX_MS = 10 * 60_000;
 /** The one endpoint of the Streamable HTTP transport. */
 export const MCP_PATH = '/mcp';
 /** Liveness for orchestrators; outside the MCP endpoint, no auth, says nothing but "ok". */
@@ -90,6 +95,35 @@ export const transportOptions = {
     env: 'MCP_HTTP_MAX_SESSIONS',
     schema: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_MAX_SESSIONS),
     description: `live HTTP sessions at most; more are refused with 503 (default ${DEFAULT_MAX_SESSIONS})`,
+  },
+  httpMaxSessionsPerClient: {
+    flag: 'max-sessions-per-client',
+    env: 'MCP_HTTP_MAX_SESSIONS_PER_CLIENT',
+    schema: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_MAX_SESSIONS_PER_CLIENT),
+    description: `live HTTP sessions one client (remote address) may hold; more get 429 (default ${DEFAULT_MAX_SESSIONS_PER_CLIENT})`,
+  },
+  httpSessionHandshakeMs: {
+    flag: 'session-handshake-ms',
+    env: 'MCP_HTTP_SESSION_HANDSHAKE_MS',
+    schema: z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_HANDSHAKE_MS),
+    description: `a session without notifications/initialized this long (ms) after initialize is closed; at the cap such sessions go first (default ${DEFAULT_HANDSHAKE_MS})`,
+  },
+  httpStreamHeartbeatMs: {
+    flag: 'stream-heartbeat-ms',
+    env: 'MCP_HTTP_STREAM_HEARTBEAT_MS',
+    schema: z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_STREAM_HEARTBEAT_MS),
+    description: `an SSE comment on each open GET stream this often (ms) (default ${DEFAULT_STREAM_HEARTBEAT_MS})`,
+  },
+  httpStreamMaxMs: {
+    flag: 'stream-max-ms',
+    env: 'MCP_HTTP_STREAM_MAX_MS',
+    schema: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(7 * 24 * 3_600_000)
+      .default(DEFAULT_STREAM_MAX_MS),
+    description: `a GET stream is ended after this long (ms); the client opens a new one (default ${DEFAULT_STREAM_MAX_MS})`,
   },
 } satisfies OptionSpecs;
 

@@ -15,10 +15,17 @@ export function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
-/** The host name of a Host header value, without the port, lower case; undefined when unparseable. */
+/**
+ * The host name of a Host header value, without the port, lower case; undefined when it is anything but
+ * `host[:port]` (`localhost/evil`, `user@host`): such a value would otherwise reach the SDK's URL building
+ * and come back as a bare 400.
+ */
 function hostName(header: string): string | undefined {
   try {
-    return new URL(`http://${header}`).hostname.toLowerCase();
+    const url = new URL(`http://${header}`);
+    if (url.host !== header.toLowerCase() && url.host !== header.toLowerCase().replace(/:80$/, ''))
+      return undefined;
+    return url.hostname.toLowerCase();
   } catch {
     return undefined;
   }

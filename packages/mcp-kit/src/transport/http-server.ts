@@ -3,12 +3,26 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from '../logging.js';
-import { ErrorCodes } from '../protocol/errors.js';
+import { ErrorCodes, errorResponse, type JsonRpcId } from '../protocol/errors.js';
 import { reusedIdError } from '../protocol/guard.js';
 import { batchesAllowed, isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import type { KitServer } from '../server.js';
+import {
+  busyReply,
+  DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_INFLIGHT,
+  requestId,
+  SERVER_BUSY,
+} from './flow.js';
+import { allowOrigin, answerPreflight } from './http-cors.js';
 import { SessionEventStore } from './http-event-store.js';
-import { HEALTH_PATH, MCP_PATH } from './http-options.js';
+import {
+  DEFAULT_HANDSHAKE_MS,
+  DEFAULT_STREAM_HEARTBEAT_MS,
+  DEFAULT_STREAM_MAX_MS,
+  HEALTH_PATH,
+  MCP_PATH,
+} from './http-options.js';
 import { BearerAuth, OriginGuard, type Refusal, stripCredentials, urlHost } from './http-security.js';
 import { type HttpSession, SessionRegistry } from './http-sessions.js';
 import { StatelessCalls } from './http-stateless.js';
@@ -41,6 +55,18 @@ export interface HttpServerOptions {
   response?: 'sse' | 'json';
   sessionIdleMs: number;
   maxSessions: number;
+  /** Sessions one client (remote address) may hold; defaults to the whole cap. */
+  maxSessionsPerClient?: number;
+  /** A session whose handshake is not complete this long after `initialize` is closed. */
+  sessionHandshakeMs?: number;
+  /** An SSE comment on every open GET stream this often. */
+  streamHeartbeatMs?: number;
+  /** A GET stream is ended after this long; the client opens a new one. */
+  streamMaxMs?: number;
+  /** JSON-RPC requests of one session whose responses are not finished; one more gets 429. */
+  maxInflight?: number;
+  /** Unread bytes a session may hold in its open responses before new work gets 429. */
+  maxBufferedBytes?: number;
   /** Largest accepted POST body in bytes. */
   maxBodyBytes: number;
 }
@@ -72,7 +98,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     bindHost: options.host,
   });
   const auth = options.token ? new BearerAuth(options.token) : undefined;
-  const registry = new SessionRegistry(options.maxSessions, options.sessionIdleMs, logger);
+  const registry = new SessionRegistry(
+    {
+      maxSessions: options.maxSessions,
+      maxPerClient: options.maxSessionsPerClient ?? options.maxSessions,
+      idleMs: options.sessionIdleMs,
+      handshakeMs: options.sessionHandshakeMs ?? DEFAULT_HANDSHAKE_MS,
+    },
+    logger,
+  );
+  const maxInflight = options.maxInflight ?? DEFAULT_MAX_INFLIGHT;
+  const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  /** Stateless mode: JSON-RPC requests in flight per client (remote address). */
+  const statelessInflight = new Map<string, number>();
   const enableJsonResponse = options.response === 'json';
   const statelessCalls = new StatelessCalls();
 
@@ -95,7 +133,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       sendError(res, 404, ErrorCodes.ServerNotInitialized, `Not found: the MCP endpoint is ${MCP_PATH}`);
       return;
     }
-    const refusal = origins.check(req) ?? auth?.check(req);
+    const originRefusal = origins.check(req);
+    // A browser asks before it sends: the preflight carries no credentials, so it is answered before auth.
+    if (!originRefusal && req.method === 'OPTIONS' && req.headers.origin !== undefined) {
+      answerPreflight(req, res);
+      return;
+    }
+    if (!originRefusal && req.headers.origin !== undefined) allowOrigin(res, req.headers.origin);
+    const refusal = originRefusal ?? auth?.check(req);
     if (refusal) {
       logger.info('http request refused', { status: refusal.status, reason: refusal.message });
       refuse(res, refusal);
@@ -187,7 +232,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         sendError(res, 404, SESSION_NOT_FOUND, 'Session not found');
         return;
       }
-      registry.track(session, (done) => res.once('close', done));
+      const requests = requestIds(body);
+      if (requests.length > 0 && refuseBusy(res, session, requests)) return;
+      registry.track(session, res, requests.length);
+      capStream(res, maxBufferedBytes);
+      if (req.method === 'GET') keepStreamAlive(res);
       const lastEventId = req.headers['last-event-id'];
       const replay =
         req.method === 'GET' && typeof lastEventId === 'string'
@@ -217,16 +266,22 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       sendError(res, 400, ErrorCodes.ServerNotInitialized, 'Bad Request: Mcp-Session-Id header is required');
       return;
     }
-    if (!registry.reserve()) {
-      logger.warning('http session refused: at the cap', { maxSessions: options.maxSessions });
+    const client = req.socket.remoteAddress ?? 'unknown';
+    const reservation = registry.reserve(client);
+    if (reservation !== 'ok') {
+      const perClient = reservation === 'client';
+      logger.warning('http session refused', {
+        reason: perClient ? 'client share' : 'cap',
+        maxSessions: options.maxSessions,
+      });
       sendError(
         res,
-        503,
+        perClient ? 429 : 503,
         ErrorCodes.ServerNotInitialized,
-        'Service Unavailable: too many sessions, retry later',
-        {
-          headers: { 'Retry-After': '5' },
-        },
+        perClient
+          ? `Too Many Requests: this client already holds ${options.maxSessionsPerClient} sessions (--max-sessions-per-client); close one (DELETE) or retry later`
+          : `Service Unavailable: ${options.maxSessions} sessions are live (--max-sessions), retry later`,
+        { headers: { 'Retry-After': '5' } },
       );
       return;
     }
@@ -239,9 +294,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         enableJsonResponse,
         eventStore: events,
         onsessioninitialized: (sessionId) => {
-          session = { id: sessionId, kit, transport, events, lastSeen: Date.now(), inflight: 0 };
+          session = {
+            id: sessionId,
+            kit,
+            transport,
+            events,
+            client,
+            openedAt: Date.now(),
+            lastSeen: Date.now(),
+            inflight: 0,
+            requests: 0,
+            responses: new Set(),
+          };
           registry.add(session);
-          registry.track(session, (done) => res.once('close', done));
+          registry.track(session, res, 1);
         },
         onsessionclosed: (sessionId) => registry.delete(sessionId),
       });
@@ -251,8 +317,45 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (!session) await kit.close();
       else if (kit.session.phase === 'awaiting-initialize') await registry.close(session);
     } finally {
-      registry.release();
+      registry.release(client);
     }
+  }
+
+  /**
+   * Refuses new work of a session that already has `maxInflight` requests unanswered or leaves more than
+   * `maxBufferedBytes` unread: 429 with a JSON-RPC error, instead of queueing the work in memory.
+   */
+  function refuseBusy(res: ServerResponse, session: HttpSession, ids: JsonRpcId[]): boolean {
+    const id = ids.length === 1 ? ids[0]! : null;
+    let reply: ReturnType<typeof busyReply> | undefined;
+    if (session.requests + ids.length > maxInflight) reply = busyReply(id, session.requests, maxInflight);
+    else {
+      const unread = registry.unreadBytes(session);
+      if (unread > maxBufferedBytes)
+        reply = errorResponse(
+          id,
+          SERVER_BUSY,
+          `Server busy: this session has ${unread} bytes of answers unread (limit ${maxBufferedBytes}, --max-buffered-bytes); read them, then retry`,
+        );
+    }
+    if (!reply) return false;
+    logger.info('http request refused: session busy', { requests: session.requests });
+    sendJson(res, 429, reply, { 'Retry-After': '1' });
+    return true;
+  }
+
+  /** Heartbeats keep proxies from cutting an idle stream; the lifetime lets an abandoned one end. */
+  function keepStreamAlive(res: ServerResponse): void {
+    const heartbeat = setInterval(() => {
+      if (res.headersSent && !res.writableEnded) res.write(': keep-alive\n\n');
+    }, options.streamHeartbeatMs ?? DEFAULT_STREAM_HEARTBEAT_MS);
+    const lifetime = setTimeout(() => res.end(), options.streamMaxMs ?? DEFAULT_STREAM_MAX_MS);
+    heartbeat.unref();
+    lifetime.unref();
+    res.once('close', () => {
+      clearInterval(heartbeat);
+      clearTimeout(lifetime);
+    });
   }
 
   async function serveStateless(
@@ -272,6 +375,24 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       sendJson(res, 400, reusedIdError(reused));
       return;
     }
+    // No session to hold the bound: one client (remote address) has --max-inflight requests at a time.
+    const client = req.socket.remoteAddress ?? 'unknown';
+    const requests = requestIds(body).length;
+    const held = statelessInflight.get(client) ?? 0;
+    if (requests > 0 && held + requests > maxInflight) {
+      const ids = requestIds(body);
+      sendJson(res, 429, busyReply(ids.length === 1 ? ids[0]! : null, held, maxInflight), {
+        'Retry-After': '1',
+      });
+      return;
+    }
+    statelessInflight.set(client, held + requests);
+    res.once('close', () => {
+      const left = (statelessInflight.get(client) ?? requests) - requests;
+      if (left <= 0) statelessInflight.delete(client);
+      else statelessInflight.set(client, left);
+    });
+    capStream(res, maxBufferedBytes);
     const kit = options.newServer();
     if (!opening) {
       // No session carries the handshake from one request to the next: each request is taken as coming
@@ -331,4 +452,26 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       await closed;
     },
   };
+}
+
+/** Ids of the JSON-RPC requests a POST body carries (a message or a batch). */
+function requestIds(body: unknown): JsonRpcId[] {
+  const messages = Array.isArray(body) ? body : body === undefined ? [] : [body];
+  return messages.map(requestId).filter((id): id is JsonRpcId => id !== undefined);
+}
+
+/**
+ * Bounds what one response stream may hold unread: writing to a stream whose client has left more than
+ * `limit` bytes unread ends it instead (its events stay in the session's store, so the client can resume
+ * with Last-Event-ID once it reads again).
+ */
+function capStream(res: ServerResponse, limit: number): void {
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  res.write = ((...args: unknown[]) => {
+    if (res.headersSent && res.writableLength > limit) {
+      res.destroy();
+      return false;
+    }
+    return write(...args);
+  }) as typeof res.write;
 }

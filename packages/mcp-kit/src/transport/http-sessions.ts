@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from '../logging.js';
 import type { KitServer } from '../server.js';
@@ -9,28 +10,51 @@ export interface HttpSession {
   readonly kit: KitServer;
   readonly transport: StreamableHTTPServerTransport;
   readonly events: SessionEventStore;
+  /** Who opened it (remote address): the unit of the per-client share of the cap. */
+  readonly client: string;
+  /** When it was opened (ms since epoch). */
+  readonly openedAt: number;
   /** Last time a request of this session started or ended (ms since epoch). */
   lastSeen: number;
   /** Requests of this session in flight, open GET streams included: such a session is never idle. */
   inflight: number;
+  /** JSON-RPC requests of this session whose response is not finished (written out) yet. */
+  requests: number;
+  /** Its open responses, whose unread bytes count against the session's buffer bound. */
+  readonly responses: Set<ServerResponse>;
 }
+
+export interface SessionLimits {
+  maxSessions: number;
+  /** Sessions one client (remote address) may hold at once. */
+  maxPerClient: number;
+  idleMs: number;
+  /** A session whose client has not completed the handshake within this time is closed. */
+  handshakeMs: number;
+}
+
+export type Reservation = 'ok' | 'cap' | 'client';
 
 /**
  * The live sessions of one HTTP server: a cap on how many (slots are reserved before a session is built,
- * so concurrent initializes cannot overshoot it) and expiry of idle ones.
+ * so concurrent initializes cannot overshoot it), a per-client share of it, and expiry of idle ones.
+ * Sessions that never completed the handshake cost a client nothing to open, so they get a short TTL and
+ * are the first evicted when the cap is reached: a flood of bare `initialize` POSTs cannot lock out
+ * clients that finish theirs.
  */
 export class SessionRegistry {
   private readonly sessions = new Map<string, HttpSession>();
-  private reserved = 0;
+  private readonly reserved = new Map<string, number>();
+  private reservedTotal = 0;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    private readonly maxSessions: number,
-    private readonly idleMs: number,
+    private readonly limits: SessionLimits,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
   ) {
-    this.sweeper = setInterval(() => this.sweep(), Math.min(Math.max(idleMs / 4, 50), 30_000));
+    const every = Math.min(limits.idleMs / 4, limits.handshakeMs / 2, 30_000);
+    this.sweeper = setInterval(() => this.sweep(), Math.max(every, 50));
     this.sweeper.unref();
   }
 
@@ -38,15 +62,26 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
-  /** Holds a slot for a session about to be built; false when the cap is reached. */
-  reserve(): boolean {
-    if (this.sessions.size + this.reserved >= this.maxSessions) return false;
-    this.reserved++;
-    return true;
+  /**
+   * Holds a slot for a session `client` is about to open. At the client's share or at the cap, the oldest
+   * session (the client's own, or anyone's) that never completed its handshake makes room; `client` or
+   * `cap` when there is none.
+   */
+  reserve(client: string): Reservation {
+    const held = this.ofClient(client) + (this.reserved.get(client) ?? 0);
+    if (held >= this.limits.maxPerClient && !this.evictUnready(client)) return 'client';
+    const live = this.sessions.size + this.reservedTotal;
+    if (live >= this.limits.maxSessions && !this.evictUnready()) return 'cap';
+    this.reserved.set(client, (this.reserved.get(client) ?? 0) + 1);
+    this.reservedTotal++;
+    return 'ok';
   }
 
-  release(): void {
-    this.reserved--;
+  release(client: string): void {
+    const count = (this.reserved.get(client) ?? 1) - 1;
+    if (count === 0) this.reserved.delete(client);
+    else this.reserved.set(client, count);
+    this.reservedTotal--;
   }
 
   add(session: HttpSession): void {
@@ -63,14 +98,28 @@ export class SessionRegistry {
     if (this.sessions.delete(id)) this.logger.debug('http session closed', { sessions: this.sessions.size });
   }
 
-  /** Counts a request of the session until its response is finished or its connection drops. */
-  track(session: HttpSession, done: (callback: () => void) => void): void {
+  /**
+   * Counts one HTTP request of the session (carrying `requests` JSON-RPC requests) until its response is
+   * finished or its connection drops.
+   */
+  track(session: HttpSession, res: ServerResponse, requests = 0): void {
     session.inflight++;
+    session.requests += requests;
+    session.responses.add(res);
     session.lastSeen = this.now();
-    done(() => {
+    res.once('close', () => {
       session.inflight--;
+      session.requests -= requests;
+      session.responses.delete(res);
       session.lastSeen = this.now();
     });
+  }
+
+  /** Bytes the session's client has not read yet from its open responses. */
+  unreadBytes(session: HttpSession): number {
+    let total = 0;
+    for (const res of session.responses) total += res.writableLength;
+    return total;
   }
 
   async close(session: HttpSession): Promise<void> {
@@ -83,11 +132,36 @@ export class SessionRegistry {
     await Promise.allSettled([...this.sessions.values()].map((session) => this.close(session)));
   }
 
-  private sweep(): void {
-    const deadline = this.now() - this.idleMs;
+  private ofClient(client: string): number {
+    let count = 0;
+    for (const session of this.sessions.values()) if (session.client === client) count++;
+    return count;
+  }
+
+  /** Closes the oldest session (of `client`, or of anyone) whose handshake never completed. */
+  private evictUnready(client?: string): boolean {
+    let oldest: HttpSession | undefined;
     for (const session of this.sessions.values()) {
-      if (session.inflight === 0 && session.lastSeen < deadline) {
-        this.logger.info('http session expired', { idleMs: this.idleMs });
+      if (session.kit.session.phase === 'ready') continue;
+      if (client !== undefined && session.client !== client) continue;
+      if (!oldest || session.openedAt < oldest.openedAt) oldest = session;
+    }
+    if (!oldest) return false;
+    this.logger.info('http session evicted: the cap is reached and its handshake never completed');
+    void this.close(oldest);
+    return true;
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const session of this.sessions.values()) {
+      if (session.kit.session.phase !== 'ready' && session.openedAt < now - this.limits.handshakeMs) {
+        this.logger.info('http session expired: handshake not completed', {
+          handshakeMs: this.limits.handshakeMs,
+        });
+        void this.close(session);
+      } else if (session.inflight === 0 && session.lastSeen < now - this.limits.idleMs) {
+        this.logger.info('http session expired', { idleMs: this.limits.idleMs });
         void this.close(session);
       }
     }
