@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureInstalled, node24 as nodeBinary } from '../lib/node24.mjs';
+import { discoverServers, startHttpServer } from '../lib/servers.mjs';
 
 const CONFORMANCE_VERSION = '0.1.16';
 /** Scenarios every server must pass; a baseline entry cannot excuse them. */
@@ -62,52 +63,6 @@ for (const entry of baseline.expectedFailures) {
 }
 const expectedFailure = (server, scenario) =>
   baseline.expectedFailures.find((e) => (e.server === '*' || e.server === server) && e.scenario === scenario);
-
-/** Every built server bin: apps/<app>/dist/<name>-mcp.cjs. */
-function discoverServers() {
-  const servers = [];
-  const apps = join(root, 'apps');
-  for (const app of readdirSync(apps).sort()) {
-    const dist = join(apps, app, 'dist');
-    if (!existsSync(dist)) continue;
-    for (const file of readdirSync(dist)) {
-      if (file.endsWith('-mcp.cjs')) servers.push({ app, bin: join(dist, file) });
-    }
-  }
-  return servers.filter((s) => !only || s.app === only);
-}
-
-/** Starts a built server on a free loopback port; resolves with its endpoint URL once it listens. */
-function startServer(bin, dataDir) {
-  const child = spawn(
-    process.execPath,
-    [bin, '--transport', 'http', '--port', '0', '--log-level', 'warning'],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, CODE_CLUSTER_DATA_DIR: dataDir, MCP_TRANSPORT: 'http' },
-    },
-  );
-  let stderr = '';
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no "listening on" line within 20 s:\n${stderr}`)),
-      20_000,
-    );
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (match) {
-        clearTimeout(timer);
-        resolvePromise({ child, url: match[1], stderr: () => stderr });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with code ${code} before listening:\n${stderr}`));
-    });
-  });
-}
 
 /** Whether the server declares resource subscriptions (then subscribe/unsubscribe are required of it). */
 async function offersSubscriptions(url) {
@@ -172,7 +127,7 @@ function runSuite(url, outDir) {
   });
 }
 
-const servers = discoverServers();
+const servers = discoverServers(only);
 if (servers.length === 0) {
   log('no built server found (apps/*/dist/*-mcp.cjs): run `pnpm build` first');
   process.exit(1);
@@ -187,7 +142,7 @@ const summary = [];
 for (const { app, bin } of servers) {
   let server;
   try {
-    server = await startServer(bin, join(work, app, 'data'));
+    server = await startHttpServer(bin, join(work, app, 'data'));
     const subscriptions = await offersSubscriptions(server.url);
     const results = await runSuite(server.url, join(work, app, 'results'));
     const required = [...REQUIRED, ...(subscriptions ? SUBSCRIPTION_SCENARIOS : [])];
