@@ -30,6 +30,7 @@ export {
   type SubscriptionRegistry,
 } from './subscriptions.js';
 export { connectSystem, type EmbeddedSystem, type SystemConnection, systemOptions } from './system.js';
+export { clientOffersUi, UI_EXTENSION, UI_MIME_TYPE } from './tools/apps.js';
 export {
   type AnyTool,
   defineTool,
@@ -37,6 +38,8 @@ export {
   type ToolContext,
   type ToolDefinition,
   type ToolOutput,
+  type ToolUi,
+  type ToolView,
 } from './tools/define.js';
 export { toJsonSchema } from './tools/json-schema.js';
 export { activeTools, DEFAULT_TOOL_TIMEOUT_MS, describeTool, registerTools } from './tools/register.js';
