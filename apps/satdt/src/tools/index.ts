@@ -4,10 +4,12 @@ import { posicionSatelite } from './posicion-satelite.js';
 import { proximosPases } from './proximos-pases.js';
 import { sateliteInfo } from './satelite-info.js';
 import { telemetriaSatelite } from './telemetria-satelite.js';
+import { trayectoriasPases } from './trayectorias-pases.js';
 
 export const tools: readonly AnyTool<SatdtDeps>[] = [
   sateliteInfo,
   proximosPases,
   posicionSatelite,
   telemetriaSatelite,
+  trayectoriasPases,
 ];

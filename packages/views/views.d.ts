@@ -1,0 +1,11 @@
+/** The views as the build writes them (dist/index.js): each one HTML file with everything inlined. */
+export interface View {
+  uri: `ui://${string}`;
+  name: string;
+  title: string;
+  description: string;
+  html: string;
+}
+
+/** Sky plot of `proximos_pases`. */
+export declare const skyPlotView: View;
