@@ -67,7 +67,8 @@ function axes(plot: SVGSVGElement, mascaraDeg: number | undefined): void {
   }
   for (const el of [0, 30, 60]) {
     plot.append(svg('circle', { class: 'eje', cx: C, cy: C, r: (R * (90 - el)) / 90 }));
-    const label = svg('text', { class: 'rotulo', x: C + 3, y: C - (R * (90 - el)) / 90 + 12 });
+    const [x, y] = xy(22, el);
+    const label = svg('text', { class: 'rotulo', x: x + 2, y: y + 11 });
     label.textContent = `${el}°`;
     plot.append(label);
   }
@@ -108,6 +109,8 @@ function render(data: Pases, tracks: Trayectorias | undefined): void {
     )
     .join(' ');
   plot.append(title, desc);
+  // Tells whoever waits on the view (a test host) that the tracks from trayectorias_pases are drawn.
+  if (tracks) plot.dataset.trayectorias = String(tracks.trayectorias.length);
   axes(plot, tracks?.estacion.mascara_deg);
 
   data.pases.forEach((p, i) => {
@@ -151,7 +154,12 @@ function render(data: Pases, tracks: Trayectorias | undefined): void {
     }
     plot.append(group);
   });
-  grafico.replaceChildren(plot);
+  const caption = document.createElement('figcaption');
+  caption.className = 'nota';
+  caption.textContent =
+    '● AOS  ◆ TCA (elevación máx.)  ■ LOS' +
+    (tracks ? `; sombreado: bajo la máscara de ${tracks.estacion.mascara_deg}°` : '');
+  grafico.replaceChildren(plot, caption);
 
   lista.replaceChildren(
     ...data.pases.map((p, i) => {
@@ -165,11 +173,22 @@ function render(data: Pases, tracks: Trayectorias | undefined): void {
       swatch.style.background = PALETTE[i % PALETTE.length] as string;
       swatch.setAttribute('aria-hidden', 'true');
       const minutes = Math.round(p.duracion_s / 60);
+      const line = (text: string) => {
+        const span = document.createElement('span');
+        span.className = 'linea';
+        span.textContent = text;
+        return span;
+      };
       button.append(
         swatch,
-        `Pase ${i + 1}: AOS ${hora(p.aos, tz)} local (${hora(p.aos, 'UTC')} UTC), TCA ${hora(p.tca, tz)} ` +
-          `(${hora(p.tca, 'UTC')} UTC), LOS ${hora(p.los, tz)} (${hora(p.los, 'UTC')} UTC); ` +
-          `elevación máx. ${p.elevacion_max_deg.toFixed(1)}°, ${minutes} min`,
+        `Pase ${i + 1}: elevación máx. ${p.elevacion_max_deg.toFixed(1)}°, ${minutes} min`,
+        ...(
+          [
+            ['AOS', p.aos],
+            ['TCA', p.tca],
+            ['LOS', p.los],
+          ] as const
+        ).map(([name, at]) => line(`${name} ${hora(at, tz)} local · ${hora(at, 'UTC')} UTC`)),
       );
       button.addEventListener('mouseenter', () => highlight(i));
       button.addEventListener('mouseleave', () => highlight(fijado));
