@@ -20,6 +20,15 @@ const views = [
     description:
       'Vista MCP Apps de proximos_pases: los pases sobre la estación en un gráfico polar del cielo.',
   },
+  {
+    dir: 'terrain-map',
+    exportName: 'terrainMapView',
+    uri: 'ui://roverdt/mapa-terreno.html',
+    name: 'mapa-terreno',
+    title: 'Mapa del terreno del rover',
+    description:
+      'Vista MCP Apps de planificar_ruta y estado_rover: el relieve, las rocas, la arena blanda conocida, la ruta y el rover.',
+  },
 ];
 
 mkdirSync(resolve(here, 'dist'), { recursive: true });

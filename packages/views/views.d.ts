@@ -9,3 +9,6 @@ export interface View {
 
 /** Sky plot of `proximos_pases`. */
 export declare const skyPlotView: View;
+
+/** Terrain map of `planificar_ruta` and `estado_rover`. */
+export declare const terrainMapView: View;

@@ -38,13 +38,21 @@ async function hostScript(): Promise<string> {
 }
 
 /** A real MCP client of a built server that offers MCP Apps, as a host that renders views would. */
-export async function connectAppsClient(app: 'satdt' | 'roverdt'): Promise<Client> {
+export async function connectAppsClient(
+  app: 'satdt' | 'roverdt',
+  env: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client(
     { name: 'code-cluster-view-host', version: '0.1.0' },
     { capabilities: { extensions: { [UI]: { mimeTypes: [MIME] } } } },
   );
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [serverBin(app)], stderr: 'ignore' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [serverBin(app)],
+      env: { ...(process.env as Record<string, string>), ...env },
+      stderr: 'ignore',
+    }),
   );
   return client;
 }

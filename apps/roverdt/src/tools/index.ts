@@ -4,5 +4,12 @@ import { ejecutarRuta } from './ejecutar-ruta.js';
 import { estadoRover } from './estado-rover.js';
 import { medir } from './medir.js';
 import { planificarRuta } from './planificar-ruta.js';
+import { terrenoRover } from './terreno-rover.js';
 
-export const tools: readonly AnyTool<RoverdtDeps>[] = [estadoRover, planificarRuta, ejecutarRuta, medir];
+export const tools: readonly AnyTool<RoverdtDeps>[] = [
+  estadoRover,
+  planificarRuta,
+  ejecutarRuta,
+  medir,
+  terrenoRover,
+];
