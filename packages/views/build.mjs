@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { feature } from 'topojson-client';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const MAX_BYTES = 150 * 1024;
@@ -29,7 +30,33 @@ const views = [
     description:
       'Vista MCP Apps de planificar_ruta y estado_rover: el relieve, las rocas, la arena blanda conocida, la ruta y el rover.',
   },
+  {
+    dir: 'ground-track',
+    exportName: 'groundTrackView',
+    uri: 'ui://satdt/traza-satelite.html',
+    name: 'traza-satelite',
+    title: 'Traza del satélite sobre el mapa',
+    description:
+      'Vista MCP Apps de posicion_satelite: el punto subsatélite, la traza de ±1 órbita, el día y la noche y las estaciones.',
+  },
 ];
+
+/**
+ * Natural Earth's 110 m land (public domain, via world-atlas) as one SVG path in an equirectangular
+ * 360 × 180 frame (x = longitude + 180, y = 90 − latitude), a tenth of a degree is plenty at this scale.
+ */
+function landPath() {
+  const topology = JSON.parse(readFileSync(resolve(here, 'node_modules/world-atlas/land-110m.json'), 'utf8'));
+  const land = feature(topology, topology.objects.land);
+  const rings = land.features.flatMap((f) =>
+    f.geometry.type === 'Polygon' ? f.geometry.coordinates : f.geometry.coordinates.flat(),
+  );
+  const n = (v) => Math.round(v * 10) / 10;
+  return rings
+    .map((ring) => `M${ring.map(([lon, lat]) => `${n(lon + 180)} ${n(90 - lat)}`).join('L')}Z`)
+    .join('');
+}
+const define = { __LAND_PATH__: JSON.stringify(landPath()) };
 
 mkdirSync(resolve(here, 'dist'), { recursive: true });
 const exports = [];
@@ -42,6 +69,7 @@ for (const view of views) {
     platform: 'browser',
     target: 'es2022',
     minify: true,
+    define,
     legalComments: 'none',
     logLevel: 'warning',
   });

@@ -12,3 +12,6 @@ export declare const skyPlotView: View;
 
 /** Terrain map of `planificar_ruta` and `estado_rover`. */
 export declare const terrainMapView: View;
+
+/** Ground track of `posicion_satelite`. */
+export declare const groundTrackView: View;

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 const UI = 'io.modelcontextprotocol/ui';
 const MIME = 'text/html;profile=mcp-app';
 const VIEW_URI = 'ui://satdt/cielo-pases.html';
+const TRACK_URI = 'ui://satdt/traza-satelite.html';
 const PASES = { norad_id: 25544, estacion: 'orbiteye-mx', horas: 24, desde: '2026-06-27T00:00:00Z' };
 
 const track = trackPeers();
@@ -61,6 +62,11 @@ describe('MCP Apps views (issue 15)', () => {
       expect(tools.find((t) => t.name === 'trayectorias_pases')?._meta).toEqual({
         ui: { visibility: ['app'] },
       });
+      expect(tools.find((t) => t.name === 'posicion_satelite')?._meta).toEqual({
+        ui: { resourceUri: TRACK_URI },
+        'ui/resourceUri': TRACK_URI,
+      });
+      expect(tools.find((t) => t.name === 'traza_orbital')?._meta).toEqual({ ui: { visibility: ['app'] } });
       expect(tools.find((t) => t.name === 'satelite_info')?._meta).toBeUndefined();
       const { resources } = (await apps.request('resources/list')).result as Resources;
       expect(resources.find((r) => r.uri === VIEW_URI)?.mimeType).toBe(MIME);
@@ -119,6 +125,41 @@ describe('MCP Apps views (issue 15)', () => {
       expect(Math.abs(((t.puntos[0]!.azimut_deg - pase.azimut_aos_deg + 540) % 360) - 180)).toBeLessThan(1);
       expect(Math.abs(top - pase.elevacion_max_deg)).toBeLessThan(1);
     });
+  });
+
+  it('traza_orbital spans one orbit each side of the instant, through the position posicion_satelite gives', async () => {
+    const apps = await withApps();
+    const instante = '2026-06-27T03:00:00Z';
+    const here = (
+      await apps.request('tools/call', {
+        name: 'posicion_satelite',
+        arguments: { norad_id: 25544, instante },
+      })
+    ).result as { structuredContent: { latitud_deg: number; longitud_deg: number } };
+    const call = await apps.request('tools/call', {
+      name: 'traza_orbital',
+      arguments: { norad_id: 25544, instante },
+    });
+    const data = (
+      call.result as {
+        structuredContent: {
+          periodo_min: number;
+          puntos: Array<{ instante: string; latitud_deg: number; longitud_deg: number }>;
+          estaciones: Array<{ id: string; radio_visibilidad_deg: number }>;
+        };
+      }
+    ).structuredContent;
+    expect(data.puntos).toHaveLength(121);
+    const span = Date.parse(data.puntos.at(-1)!.instante) - Date.parse(data.puntos[0]!.instante);
+    expect(span / 60_000).toBeCloseTo(2 * data.periodo_min, 3);
+    const middle = data.puntos[60]!;
+    expect(middle.instante).toBe('2026-06-27T03:00:00.000Z');
+    expect(middle.latitud_deg).toBeCloseTo(here.structuredContent.latitud_deg, 2);
+    expect(middle.longitud_deg).toBeCloseTo(here.structuredContent.longitud_deg, 2);
+    // From about 420 km, a 10° mask sees the ISS within roughly 12–13° of arc of the station.
+    const mx = data.estaciones.find((s) => s.id === 'orbiteye-mx')!;
+    expect(mx.radio_visibilidad_deg).toBeGreaterThan(11);
+    expect(mx.radio_visibilidad_deg).toBeLessThan(14);
   });
 
   it('trayectorias_pases names the argument it refuses', async () => {

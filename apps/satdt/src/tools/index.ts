@@ -5,6 +5,7 @@ import { proximosPases } from './proximos-pases.js';
 import { sateliteInfo } from './satelite-info.js';
 import { telemetriaSatelite } from './telemetria-satelite.js';
 import { trayectoriasPases } from './trayectorias-pases.js';
+import { trazaOrbital } from './traza-orbital.js';
 
 export const tools: readonly AnyTool<SatdtDeps>[] = [
   sateliteInfo,
@@ -12,4 +13,5 @@ export const tools: readonly AnyTool<SatdtDeps>[] = [
   posicionSatelite,
   telemetriaSatelite,
   trayectoriasPases,
+  trazaOrbital,
 ];
