@@ -8,7 +8,8 @@ import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/
 import { build } from 'esbuild';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/** Debian's `chromium`; CHROMIUM_PATH points elsewhere (a test never downloads a browser). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HOST_ORIGIN = 'http://view-host.test';
 const UI = 'io.modelcontextprotocol/ui';
 const MIME = 'text/html;profile=mcp-app';
@@ -78,6 +79,7 @@ export interface ViewSession {
   /** The view's `tools/call` requests through the host, with the server's answers. */
   toolCalls: Array<{ params: CallToolRequest['params']; result: CallToolResult }>;
   screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
 }
 
 export class ViewHost {
@@ -89,7 +91,15 @@ export class ViewHost {
   static async launch(): Promise<ViewHost> {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        // Keeps the sandboxed view in the host page's process, where the driver follows its navigation and
+        // sees its requests; what the view may do (scripts only, an opaque origin) is unchanged.
+        '--disable-features=IsolateSandboxedIframes',
+      ],
     });
     return new ViewHost(browser, await hostScript());
   }
@@ -101,7 +111,8 @@ export class ViewHost {
     result: CallToolResult,
     options: { theme?: 'light' | 'dark'; ready: string },
   ): Promise<ViewSession> {
-    const page = await this.browser.newPage({ viewport: { width: 960, height: 640 } });
+    const context = await this.browser.newContext({ viewport: { width: 960, height: 640 } });
+    const page = await context.newPage();
     const network: string[] = [];
     const consoleErrors: string[] = [];
     const toolCalls: ViewSession['toolCalls'] = [];
@@ -109,7 +120,9 @@ export class ViewHost {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
     page.on('pageerror', (error) => consoleErrors.push(error.message));
-    await page.route('**/*', (route) => {
+    // On the context, not the page: Chromium runs a sandboxed view in its own process (an out-of-process
+    // iframe), whose requests a page-level route does not see.
+    await context.route('**/*', (route) => {
       const url = route.request().url();
       if (url === `${HOST_ORIGIN}/`) {
         return route.fulfill({
@@ -132,7 +145,7 @@ export class ViewHost {
       result,
       { theme, locale: 'es-MX', timeZone: 'America/Mexico_City', displayMode: 'inline' },
     ] as const);
-    const view = page.frames().find((frame) => frame !== page.mainFrame());
+    const view = page.frames().find((frame) => frame.url() === 'about:srcdoc' && !frame.isDetached());
     if (!view) throw new Error('the view iframe did not load');
     await view.waitForSelector(options.ready);
     return {
@@ -147,6 +160,7 @@ export class ViewHost {
         await page.locator('iframe').screenshot({ path });
         return path;
       },
+      close: () => context.close(),
     };
   }
 

@@ -8,6 +8,8 @@ declare global {
     /** Exposed by the harness: forwards a view's `tools/call` to the real server over stdio. */
     harnessCallTool(params: CallToolRequest['params']): Promise<CallToolResult>;
     showView(html: string, result: CallToolResult, hostContext: Record<string, unknown>): Promise<void>;
+    /** The bridge of the view on show, for tests that change the host context afterwards. */
+    hostBridge: AppBridge;
   }
 }
 
@@ -17,7 +19,6 @@ window.showView = async (html, result, hostContext) => {
   iframe.setAttribute('sandbox', 'allow-scripts');
   iframe.title = 'Vista MCP Apps';
   iframe.style.cssText = 'width: 900px; height: 560px; border: 0; display: block;';
-  iframe.srcdoc = html;
   document.body.append(iframe);
   const view = iframe.contentWindow as Window;
 
@@ -27,6 +28,7 @@ window.showView = async (html, result, hostContext) => {
     { serverTools: {}, logging: {} },
     { hostContext },
   );
+  window.hostBridge = bridge;
   bridge.oncalltool = (params) => window.harnessCallTool(params);
   bridge.onsizechange = ({ height }) => {
     if (height) iframe.style.height = `${Math.ceil(height)}px`;
@@ -34,7 +36,9 @@ window.showView = async (html, result, hostContext) => {
   const initialized = new Promise<void>((resolve) => {
     bridge.oninitialized = () => resolve();
   });
+  // Listening before the view's document exists: its `ui/initialize` may come as soon as its script runs.
   await bridge.connect(new PostMessageTransport(view, view));
+  iframe.srcdoc = html;
   await initialized;
   await bridge.sendToolResult(result);
 };

@@ -73,6 +73,6 @@ describe.skipIf(!chromiumAvailable())('ground track of posicion_satelite in a re
     expect(session.network).toEqual([]);
     expect(session.consoleErrors).toEqual([]);
     await session.screenshot('traza-satelite');
-    await session.page.close();
+    await session.close();
   });
 });

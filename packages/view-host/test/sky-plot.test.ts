@@ -96,7 +96,7 @@ describe.skipIf(!available)('sky plot of proximos_pases in a real browser host',
     expect(session.network).toEqual([]);
     expect(session.consoleErrors).toEqual([]);
     await session.screenshot('cielo-pases');
-    await session.page.close();
+    await session.close();
   });
 
   it('highlights a pass on hover, and from the keyboard', async () => {
@@ -112,15 +112,17 @@ describe.skipIf(!available)('sky plot of proximos_pases in a real browser host',
     expect(await view.locator('g.pase.resaltado').getAttribute('data-pase')).toBe('1');
     expect(await view.locator('#lista button[aria-pressed="true"]').getAttribute('data-pase')).toBe('1');
     expect(session.consoleErrors).toEqual([]);
-    await session.page.close();
+    await session.close();
   });
 
-  it("follows the host's dark theme", async () => {
+  it("follows the host's theme, at start and when the host changes it", async () => {
     const session = await host.show(client, html, result, { theme: 'dark', ready: 'svg[data-trayectorias]' });
-    const background = await session.view.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    expect(background).toBe('rgb(17, 24, 39)');
-    expect(session.consoleErrors).toEqual([]);
+    const background = () => session.view.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(await background()).toBe('rgb(17, 24, 39)');
     await session.screenshot('cielo-pases-oscuro');
-    await session.page.close();
+    await session.page.evaluate(() => window.hostBridge.setHostContext({ theme: 'light' }));
+    await expect.poll(background).toBe('rgb(255, 255, 255)');
+    expect(session.consoleErrors).toEqual([]);
+    await session.close();
   });
 });

@@ -89,7 +89,7 @@ describe.skipIf(!chromiumAvailable())(
       expect(session.network).toEqual([]);
       expect(session.consoleErrors).toEqual([]);
       await session.screenshot('mapa-terreno');
-      await session.page.close();
+      await session.close();
     });
 
     it('shows the rover with its latest route from estado_rover', async () => {
@@ -104,7 +104,7 @@ describe.skipIf(!chromiumAvailable())(
       const transform = await session.view.locator('[data-marca="rover"]').getAttribute('transform');
       expect(transform).toBe(`translate(${pose.x + 0.5} ${256 - pose.y - 0.5}) rotate(${pose.rumbo_deg})`);
       expect(session.consoleErrors).toEqual([]);
-      await session.page.close();
+      await session.close();
     });
   },
 );
