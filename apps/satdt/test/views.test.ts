@@ -169,5 +169,22 @@ describe('MCP Apps views (issue 15)', () => {
       arguments: { norad_id: 25544, estacion: 'orbiteye-mx', pases: [] },
     });
     expect(JSON.stringify(call.error ?? call.result)).toContain('pases');
+    const backwards = await apps.request('tools/call', {
+      name: 'trayectorias_pases',
+      arguments: {
+        norad_id: 25544,
+        estacion: 'orbiteye-mx',
+        pases: [{ aos: '2026-06-27T01:00:00Z', los: '2026-06-27T00:50:00Z' }],
+      },
+    });
+    expect(backwards.result).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: "'pases[0].los' (2026-06-27T00:50:00Z) debe ser posterior a 'pases[0].aos' (2026-06-27T01:00:00Z).",
+        },
+      ],
+      isError: true,
+    });
   });
 });

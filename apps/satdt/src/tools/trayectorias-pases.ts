@@ -1,4 +1,4 @@
-import { defineTool } from '@code-cluster/mcp-kit';
+import { DomainError, defineTool } from '@code-cluster/mcp-kit';
 import { StationIdSchema } from '@code-cluster/shared/satdt';
 import { z } from 'zod';
 import type { SatdtToolContext } from '../deps.js';
@@ -45,6 +45,13 @@ export const trayectoriasPases = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: { visibility: ['app'] },
   async handler({ norad_id, estacion, pases, puntos = DEFAULT_POINTS }, { deps, signal }: SatdtToolContext) {
+    pases.forEach((pase, i) => {
+      if (Date.parse(pase.los) <= Date.parse(pase.aos)) {
+        throw new DomainError(
+          `'pases[${i}].los' (${pase.los}) debe ser posterior a 'pases[${i}].aos' (${pase.aos}).`,
+        );
+      }
+    });
     const { stations } = await deps.satdt.listStations(signal);
     const station = stations.find((s) => s.id === estacion);
     if (!station) throw new Error(`station ${estacion} missing from the twin's list`);
