@@ -8,25 +8,24 @@ import { toJsonSchema } from './tools/json-schema.js';
  * left out: no model and no client without views ever sees them.
  */
 export function renderToolsTable(tools: readonly AnyTool<never>[]): string {
-  const rows = tools
-    .filter((tool) => !isViewOnly(tool as AnyTool<unknown>))
-    .map((tool) => {
-      const schema = toJsonSchema(tool.input, 'input') as {
-        properties?: Record<string, unknown>;
-        required?: string[];
-      };
-      const required = new Set(schema.required ?? []);
-      const args = Object.keys(schema.properties ?? {})
-        .map((name) => (required.has(name) ? `**${name}**` : name))
-        .join(', ');
-      const access = tool.annotations.readOnlyHint
-        ? 'lectura'
-        : tool.annotations.destructiveHint
-          ? 'escritura destructiva'
-          : 'escritura';
-      const purpose = firstSentence(tool.description).replace(/\.$/, '').replace(/\|/g, '\\|');
-      return `| \`${tool.name}\` | ${purpose}. | ${args || '—'} | ${access} |`;
-    });
+  const listed = tools.filter((tool) => !isViewOnly(tool as AnyTool<unknown>));
+  const rows = listed.map((tool) => {
+    const schema = toJsonSchema(tool.input, 'input') as {
+      properties?: Record<string, unknown>;
+      required?: string[];
+    };
+    const required = new Set(schema.required ?? []);
+    const args = Object.keys(schema.properties ?? {})
+      .map((name) => (required.has(name) ? `**${name}**` : name))
+      .join(', ');
+    const access = tool.annotations.readOnlyHint
+      ? 'lectura'
+      : tool.annotations.destructiveHint
+        ? 'escritura destructiva'
+        : 'escritura';
+    const purpose = firstSentence(tool.description).replace(/\.$/, '').replace(/\|/g, '\\|');
+    return `| \`${tool.name}\` | ${purpose}. | ${args || '—'} | ${access} |`;
+  });
   return [
     '| tool | what it is for | arguments (bold: required) | access |',
     '|---|---|---|---|',

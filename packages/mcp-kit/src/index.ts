@@ -30,7 +30,6 @@ export {
   type SubscriptionRegistry,
 } from './subscriptions.js';
 export { connectSystem, type EmbeddedSystem, type SystemConnection, systemOptions } from './system.js';
-export { clientOffersUi, UI_EXTENSION, UI_MIME_TYPE } from './tools/apps.js';
 export {
   type AnyTool,
   defineTool,
