@@ -1,12 +1,15 @@
+import { isViewOnly } from './tools/apps.js';
 import type { AnyTool } from './tools/define.js';
 import { toJsonSchema } from './tools/json-schema.js';
 
 /**
  * The README table of a server's tools, derived from the definitions (never written by hand): name,
- * what it is for, its arguments (required in bold), and whether it writes.
+ * what it is for, its arguments (required in bold), and whether it writes. View-only tools (MCP Apps) are
+ * left out: no model and no client without views ever sees them.
  */
 export function renderToolsTable(tools: readonly AnyTool<never>[]): string {
-  const rows = tools.map((tool) => {
+  const listed = tools.filter((tool) => !isViewOnly(tool as AnyTool<unknown>));
+  const rows = listed.map((tool) => {
     const schema = toJsonSchema(tool.input, 'input') as {
       properties?: Record<string, unknown>;
       required?: string[];

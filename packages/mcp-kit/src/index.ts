@@ -38,6 +38,8 @@ export {
   type ToolContext,
   type ToolDefinition,
   type ToolOutput,
+  type ToolUi,
+  type ToolView,
 } from './tools/define.js';
 export { toJsonSchema } from './tools/json-schema.js';
 export { activeTools, DEFAULT_TOOL_TIMEOUT_MS, describeTool, registerTools } from './tools/register.js';

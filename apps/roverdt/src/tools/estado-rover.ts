@@ -1,4 +1,5 @@
 import { defineTool } from '@code-cluster/mcp-kit';
+import { terrainMapView } from '@code-cluster/views';
 import { z } from 'zod';
 import type { RoverdtToolContext } from '../deps.js';
 import { describeRover, rover, roverIdArg, roverSchema } from '../format.js';
@@ -14,6 +15,7 @@ export const estadoRover = defineTool({
   input: z.strictObject({ rover_id: roverIdArg }),
   output: roverSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ui: { view: terrainMapView },
   async handler({ rover_id }, { deps, signal }: RoverdtToolContext) {
     const data = rover(await deps.roverdt.getRover(rover_id, signal));
     const lines = [

@@ -5,6 +5,7 @@ import { esperar } from './esperar.js';
 import { estadoRover } from './estado-rover.js';
 import { medir } from './medir.js';
 import { planificarRuta } from './planificar-ruta.js';
+import { terrenoRover } from './terreno-rover.js';
 
 export const tools: readonly AnyTool<RoverdtDeps>[] = [
   estadoRover,
@@ -12,4 +13,5 @@ export const tools: readonly AnyTool<RoverdtDeps>[] = [
   ejecutarRuta,
   esperar,
   medir,
+  terrenoRover,
 ];

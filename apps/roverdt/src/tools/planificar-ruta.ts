@@ -1,5 +1,6 @@
 import { defineTool } from '@code-cluster/mcp-kit';
 import { BATTERY_RESERVE_PCT, MAX_SLOPE_DEG } from '@code-cluster/shared/roverdt';
+import { terrainMapView } from '@code-cluster/views';
 import { z } from 'zod';
 import type { RoverdtToolContext } from '../deps.js';
 import { celdaSchema, roverIdArg, ruta, rutaSchema, xy } from '../format.js';
@@ -20,6 +21,7 @@ export const planificarRuta = defineTool({
   }),
   output: rutaSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  ui: { view: terrainMapView },
   async handler({ rover_id, destino }, { deps, signal }: RoverdtToolContext) {
     const data = ruta(await deps.roverdt.planRoute(rover_id, destino, signal));
     const text =

@@ -5,6 +5,8 @@ import { posicionSatelite } from './posicion-satelite.js';
 import { proximosPases } from './proximos-pases.js';
 import { sateliteInfo } from './satelite-info.js';
 import { telemetriaSatelite } from './telemetria-satelite.js';
+import { trayectoriasPases } from './trayectorias-pases.js';
+import { trazaOrbital } from './traza-orbital.js';
 
 export const tools: readonly AnyTool<SatdtDeps>[] = [
   sateliteInfo,
@@ -12,4 +14,6 @@ export const tools: readonly AnyTool<SatdtDeps>[] = [
   posicionSatelite,
   telemetriaSatelite,
   actualizarElementos,
+  trayectoriasPases,
+  trazaOrbital,
 ];

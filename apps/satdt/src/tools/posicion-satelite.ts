@@ -1,4 +1,5 @@
 import { defineTool } from '@code-cluster/mcp-kit';
+import { groundTrackView } from '@code-cluster/views';
 import { z } from 'zod';
 import type { SatdtToolContext } from '../deps.js';
 import { avisoElementos, lines, round, warningField } from '../format.js';
@@ -29,6 +30,7 @@ export const posicionSatelite = defineTool({
     aviso_elementos: avisoElementos,
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ui: { view: groundTrackView },
   async handler({ norad_id, instante }, { deps, signal }: SatdtToolContext) {
     const p = await deps.satdt.position(norad_id, instante, signal);
     const data = {

@@ -1,5 +1,6 @@
 import { defineTool } from '@code-cluster/mcp-kit';
 import { STATION_IDS } from '@code-cluster/shared/satdt';
+import { skyPlotView } from '@code-cluster/views';
 import { z } from 'zod';
 import type { SatdtToolContext } from '../deps.js';
 import { avisoElementos, dayHhmmZ, endHhmmZ, hhmmZ, lines, round, warningField } from '../format.js';
@@ -64,6 +65,7 @@ export const proximosPases = defineTool({
     aviso_elementos: avisoElementos,
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ui: { view: skyPlotView },
   async handler({ norad_id, estacion, horas = DEFAULT_HOURS, desde }, { deps, signal }: SatdtToolContext) {
     const result = await deps.satdt.passes(
       norad_id,

@@ -27,6 +27,24 @@ export interface ToolContext<D> {
   logger: Logger;
 }
 
+/** An MCP Apps view: one self-contained HTML file served as a `ui://` resource (the `io.modelcontextprotocol/ui` extension). */
+export interface ToolView {
+  uri: `ui://${string}`;
+  name: string;
+  title: string;
+  description: string;
+  html: string;
+}
+
+/**
+ * What a tool offers hosts that render MCP Apps; clients that do not offer the extension never see it.
+ * `visibility: ['app']` makes a view-only tool: listed for the view only, hidden from the model.
+ */
+export interface ToolUi {
+  view?: ToolView;
+  visibility?: Array<'model' | 'app'>;
+}
+
 /** A tool as data (name, texts, schemas, annotations) plus its handler. */
 export interface ToolDefinition<
   I extends InputShape = InputShape,
@@ -40,6 +58,8 @@ export interface ToolDefinition<
   input: I;
   output?: O;
   annotations: ToolAnnotations;
+  /** MCP Apps: the view that shows this tool's result, or a view-only tool's visibility. */
+  ui?: ToolUi;
   /** Overrides the server-wide tool timeout. */
   timeoutMs?: number;
   handler(args: z.output<I>, context: ToolContext<D>): Promise<ToolOutput<O>>;

@@ -10,6 +10,7 @@ import type { Logger } from '../logging.js';
 import { ErrorCodes, isDomainError, ProtocolError } from '../protocol/errors.js';
 import type { ProtocolSession } from '../protocol/session.js';
 import { inputErrorsAreToolResults } from '../protocol/versions.js';
+import { clientOffersUi, isViewOnly, registerViews, withUiMeta } from './apps.js';
 import type { AnyTool, ToolContext } from './define.js';
 import { toJsonSchema } from './json-schema.js';
 import { describeArgumentIssues, formatArgumentIssues } from './validation.js';
@@ -62,19 +63,30 @@ const descriptions = new WeakMap<AnyTool<unknown>, Tool>();
  */
 export function registerTools<D>(server: McpServer, options: ToolRegistryOptions<D>): void {
   const tools = activeTools(options.tools, options.readOnly);
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const listing: ListToolsResult = { tools: tools.map((tool) => describeTool(tool as AnyTool<unknown>)) };
+  // Clients without MCP Apps get exactly the plain surface: no `_meta.ui`, no view-only tools, no views.
+  const offersUi = () => clientOffersUi(server.server.getClientCapabilities());
+  const plainTools = tools.filter((tool) => !isViewOnly(tool as AnyTool<unknown>));
+  const byName = new Map(plainTools.map((tool) => [tool.name, tool]));
+  const byNameWithUi = new Map(tools.map((tool) => [tool.name, tool]));
+  const listing: ListToolsResult = {
+    tools: plainTools.map((tool) => describeTool(tool as AnyTool<unknown>)),
+  };
+  const listingWithUi: ListToolsResult = {
+    tools: tools.map((tool) => withUiMeta(tool as AnyTool<unknown>, describeTool(tool as AnyTool<unknown>))),
+  };
   const { logger, session } = options;
 
   server.server.registerCapabilities({ tools: { listChanged: false } });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => listing);
+  registerViews(server, tools as AnyTool<unknown>[], offersUi);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => (offersUi() ? listingWithUi : listing));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
-    const tool = byName.get(name);
+    const known = offersUi() ? byNameWithUi : byName;
+    const tool = known.get(name);
     if (!tool) {
       throw new ProtocolError(
         ErrorCodes.InvalidParams,
-        `Herramienta desconocida: '${name}'. Herramientas disponibles: ${[...byName.keys()].join(', ')}.`,
+        `Herramienta desconocida: '${name}'. Herramientas disponibles: ${[...known.keys()].join(', ')}.`,
       );
     }
     if (options.readOnly && !tool.annotations.readOnlyHint) {

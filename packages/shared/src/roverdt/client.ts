@@ -3,6 +3,7 @@ import type { RestTransport } from '../rest/types.js';
 import {
   type Cell,
   type Instrument,
+  KnownHazardsSchema,
   MapSummarySchema,
   MeasurementSchema,
   RouteListSchema,
@@ -12,6 +13,7 @@ import {
   RoverSchema,
   StepResultSchema,
   WaitResultSchema,
+  TerrainGridSchema,
 } from './schemas.js';
 
 const roverPath = (rover: string) => `/v1/rovers/${encodeURIComponent(rover)}`;
@@ -31,6 +33,14 @@ export class RoverdtClient {
 
   map(signal?: AbortSignal) {
     return this.rest.get('/v1/map', MapSummarySchema, undefined, signal);
+  }
+
+  terrain(signal?: AbortSignal) {
+    return this.rest.get('/v1/map/terrain', TerrainGridSchema, undefined, signal);
+  }
+
+  knownHazards(rover: string, signal?: AbortSignal) {
+    return this.rest.get(`${roverPath(rover)}/hazards`, KnownHazardsSchema, undefined, signal);
   }
 
   listRovers(signal?: AbortSignal) {

@@ -62,6 +62,23 @@ export const MapSummarySchema = z.object({
 });
 export type MapSummary = z.infer<typeof MapSummarySchema>;
 
+/** The whole heightmap, for pictures of it (MCP Apps views): compact enough for one response. */
+export const TerrainGridSchema = z.object({
+  width: z.int().positive(),
+  height: z.int().positive(),
+  cell_size_m: z.number().positive(),
+  elevation_min_m: z.number(),
+  elevation_max_m: z.number(),
+  /** Base64 of one byte per cell, row-major from y = 0: 0 is elevation_min_m, 255 elevation_max_m. */
+  elevation_u8: z.string(),
+  /** Rock cells, as indices y * width + x. */
+  obstacles: z.array(z.int().min(0)),
+});
+export type TerrainGrid = z.infer<typeof TerrainGridSchema>;
+
+/** Soft-sand cells a rover has found (planning avoids them). */
+export const KnownHazardsSchema = z.object({ cells: z.array(CellSchema) });
+
 export const PoseSchema = CellSchema.extend({
   /** Degrees clockwise from north. */
   heading_deg: z.number().min(0).lt(360),

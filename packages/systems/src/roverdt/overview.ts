@@ -1,4 +1,4 @@
-import type { MapSummary } from '@code-cluster/shared/roverdt';
+import type { MapSummary, TerrainGrid } from '@code-cluster/shared/roverdt';
 import { round } from './model.js';
 import { indexOf, inMap, slopeDeg, type Terrain } from './terrain.js';
 
@@ -85,5 +85,31 @@ export function summarizeMap(t: Terrain, maxSlopeDeg: number): MapSummary {
     max_slope_deg: maxSlopeDeg,
     steep_cells: steepCells,
     overview: { block_cells: BLOCK, legend: LEGEND, rows },
+  };
+}
+
+/** The whole heightmap, one byte per cell between the lowest and the highest cell, and the rock cells. */
+export function gridOf(t: Terrain): TerrainGrid {
+  let low = Number.POSITIVE_INFINITY;
+  let high = Number.NEGATIVE_INFINITY;
+  for (const e of t.elevation) {
+    low = Math.min(low, e);
+    high = Math.max(high, e);
+  }
+  const span = high - low || 1;
+  const bytes = new Uint8Array(t.elevation.length);
+  const obstacles: number[] = [];
+  for (let i = 0; i < t.elevation.length; i++) {
+    bytes[i] = Math.round(((t.elevation[i]! - low) / span) * 255);
+    if (t.obstacle[i]) obstacles.push(i);
+  }
+  return {
+    width: t.width,
+    height: t.height,
+    cell_size_m: t.cellSizeM,
+    elevation_min_m: round(low, 2),
+    elevation_max_m: round(high, 2),
+    elevation_u8: Buffer.from(bytes).toString('base64'),
+    obstacles,
   };
 }

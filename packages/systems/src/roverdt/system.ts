@@ -19,6 +19,7 @@ import {
   type Stop,
   WaitRequestSchema,
   type WaitResult,
+  type TerrainGrid,
 } from '@code-cluster/shared/roverdt';
 import { z } from 'zod';
 import { badRequest, HttpProblem, jsonResponse, notFound, unprocessable } from '../http/problem.js';
@@ -38,7 +39,7 @@ import {
   solarW,
   WH_PER_M,
 } from './model.js';
-import { summarizeMap } from './overview.js';
+import { gridOf, summarizeMap } from './overview.js';
 import { cutIntoLegs, explainUnreachable, findPath, moveLength, type PlanLimits } from './planner.js';
 import {
   openRoverdtStore,
@@ -111,6 +112,7 @@ export function createRoverdtSystem(options: RoverdtSystemOptions = {}): Roverdt
     throw error;
   }
   let mapSummary: MapSummary | undefined;
+  let terrainGrid: TerrainGrid | undefined;
 
   const cell = (i: number): Cell => ({ x: i % terrain.width, y: Math.floor(i / terrain.width) });
   const describe = (c: Cell) => `(${c.x}, ${c.y})`;
@@ -516,6 +518,21 @@ export function createRoverdtSystem(options: RoverdtSystemOptions = {}): Roverdt
           mapSummary ??= summarizeMap(terrain, MAX_SLOPE_DEG);
           return mapSummary;
         },
+      },
+      {
+        method: 'GET',
+        pattern: '/v1/map/terrain',
+        handle: () => {
+          terrainGrid ??= gridOf(terrain);
+          return terrainGrid;
+        },
+      },
+      {
+        method: 'GET',
+        pattern: '/v1/rovers/:id/hazards',
+        handle: ({ params }) => ({
+          cells: [...store.knownHazards(rover(params.id!).id)].sort((a, b) => a - b).map(cell),
+        }),
       },
       {
         method: 'GET',
