@@ -12,8 +12,8 @@ import {
   RoverListSchema,
   RoverSchema,
   StepResultSchema,
-  WaitResultSchema,
   TerrainGridSchema,
+  WaitResultSchema,
 } from './schemas.js';
 
 const roverPath = (rover: string) => `/v1/rovers/${encodeURIComponent(rover)}`;

@@ -17,9 +17,9 @@ import {
   StepRequestSchema,
   type StepResult,
   type Stop,
+  type TerrainGrid,
   WaitRequestSchema,
   type WaitResult,
-  type TerrainGrid,
 } from '@code-cluster/shared/roverdt';
 import { z } from 'zod';
 import { badRequest, HttpProblem, jsonResponse, notFound, unprocessable } from '../http/problem.js';
