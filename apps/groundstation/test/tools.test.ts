@@ -1,4 +1,4 @@
-import { Logger } from '@code-cluster/mcp-kit';
+import { Logger, SessionTools } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
 import { createGroundstationSystem } from '@code-cluster/systems/groundstation';
@@ -312,6 +312,11 @@ describe('programar_mantenimiento (operator scope)', () => {
       signal: new AbortController().signal,
       logger: new Logger('test', 'emergency'),
       progress: async () => {},
+      tools: new SessionTools(
+        [],
+        () => true,
+        () => {},
+      ),
     };
     try {
       await expect(

@@ -5,6 +5,7 @@ import { LOG_LEVELS, Logger } from './logging.js';
 import type { ProtocolSession } from './protocol/session.js';
 import { createKitServer, type ServerDefinition } from './server.js';
 import { DEFAULT_TOOL_TIMEOUT_MS } from './tools/register.js';
+import { selectToolsets, toolsetOptions } from './toolsets.js';
 import { transportOptions } from './transport/http-options.js';
 import { DEFAULT_MAX_LINE_BYTES, StdioTransport } from './transport/stdio.js';
 
@@ -41,6 +42,7 @@ export const commonOptions = {
     description: `largest accepted JSON-RPC message (stdio line, HTTP body) in bytes (default ${DEFAULT_MAX_LINE_BYTES})`,
   },
   ...transportOptions,
+  ...toolsetOptions,
 } satisfies OptionSpecs;
 
 export type CommonConfig = ConfigOf<typeof commonOptions>;
@@ -132,6 +134,19 @@ export async function runServer<S extends OptionSpecs, D>(
 
   const { definition, deps, close } = await app.start(config, logger);
   closeApp = close;
+  // Known only once the app has built its definition; a bad choice is still a setting error (exit 2).
+  const selected = selectToolsets(definition.tools, config.toolsets);
+  const refusal = !selected.ok
+    ? selected.message
+    : config.dynamicToolsets && http && config.httpStateless
+      ? "--dynamic-toolsets needs sessions: a stateless HTTP server cannot change a client's tool list"
+      : undefined;
+  if (refusal) {
+    process.stderr.write(`${app.name}: ${refusal}\n`);
+    // Exits at once: whatever the app started (a timer, a lazy system) must not keep a refused server up.
+    await close?.();
+    process.exit(2);
+  }
   const newServer = (sessionLogger: Logger) =>
     createKitServer(definition, {
       deps,
@@ -139,6 +154,8 @@ export async function runServer<S extends OptionSpecs, D>(
       readOnly: config.readOnly,
       toolTimeoutMs: config.toolTimeoutMs,
       stateless: http !== undefined && config.httpStateless,
+      toolsets: selected.ok ? selected.toolsets : undefined,
+      dynamicToolsets: config.dynamicToolsets,
     });
 
   if (!http) {

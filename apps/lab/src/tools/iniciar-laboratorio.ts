@@ -7,6 +7,7 @@ import { estudiante, laboratorio } from './schemas.js';
 export const iniciarLaboratorio = defineTool({
   name: 'iniciar_laboratorio',
   title: 'Iniciar un laboratorio',
+  toolset: 'entregas',
   description:
     'Abre una sesión de un estudiante en un laboratorio y devuelve su sesion_id. Úsala antes de la primera ' +
     'entrega; cada llamada abre una sesión nueva (no es idempotente), así que guarda el sesion_id y reutilízalo ' +

@@ -11,6 +11,7 @@ const MAX_WAIT_S = 25;
 export const resultadoEntrega = defineTool({
   name: 'resultado_entrega',
   title: 'Resultado de una entrega',
+  toolset: 'entregas',
   description:
     'Da el resultado de la corrección de una entrega: cada regla superada, fallida (con la línea y el ' +
     'porqué) o que no aplica. Úsala después de enviar_entrega. Si la corrección sigue en curso, espera hasta ' +

@@ -3,13 +3,13 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
-  type ListToolsResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logging.js';
 import { ErrorCodes, isDomainError, ProtocolError } from '../protocol/errors.js';
 import type { ProtocolSession } from '../protocol/session.js';
 import { inputErrorsAreToolResults } from '../protocol/versions.js';
+import type { SessionTools } from '../toolsets.js';
 import type { AnyTool, ToolContext } from './define.js';
 import { toJsonSchema } from './json-schema.js';
 import { describeArgumentIssues, formatArgumentIssues } from './validation.js';
@@ -17,7 +17,10 @@ import { describeArgumentIssues, formatArgumentIssues } from './validation.js';
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
 export interface ToolRegistryOptions<D> {
-  tools: readonly AnyTool<D>[];
+  /** The tools this session sees; they may change while it lasts. */
+  tools: SessionTools<D>;
+  /** Whether `tools` can change: declared to the client as `tools.listChanged`. */
+  listChanged: boolean;
   deps: D;
   session: ProtocolSession;
   logger: Logger;
@@ -61,20 +64,18 @@ const descriptions = new WeakMap<AnyTool<unknown>, Tool>();
  * turns unknown tools and invalid arguments into tool results under every protocol version.
  */
 export function registerTools<D>(server: McpServer, options: ToolRegistryOptions<D>): void {
-  const tools = activeTools(options.tools, options.readOnly);
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const listing: ListToolsResult = { tools: tools.map((tool) => describeTool(tool as AnyTool<unknown>)) };
-  const { logger, session } = options;
+  const { logger, session, tools } = options;
 
-  server.server.registerCapabilities({ tools: { listChanged: false } });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => listing);
+  server.server.registerCapabilities({ tools: { listChanged: options.listChanged } });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => tools.list());
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
-    const tool = byName.get(name);
+    // Looked up per call: a tool this session no longer sees is as unknown as one it never had.
+    const tool = tools.get(name);
     if (!tool) {
       throw new ProtocolError(
         ErrorCodes.InvalidParams,
-        `Herramienta desconocida: '${name}'. Herramientas disponibles: ${[...byName.keys()].join(', ')}.`,
+        `Herramienta desconocida: '${name}'. Herramientas disponibles: ${tools.names().join(', ')}.`,
       );
     }
     if (options.readOnly && !tool.annotations.readOnlyHint) {
@@ -109,6 +110,7 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
       deps: options.deps,
       signal,
       logger,
+      tools,
       progress: async (progress, total, message) => {
         if (progressToken === undefined || signal.aborted) return;
         await extra.sendNotification({
