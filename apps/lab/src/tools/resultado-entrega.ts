@@ -1,7 +1,7 @@
 import { defineTool } from '@code-cluster/mcp-kit';
 import { type GradingResult, SUBMISSION_ID_PATTERN } from '@code-cluster/shared/lab';
 import { z } from 'zod';
-import type { LabToolContext } from '../deps.js';
+import { type LabToolContext, progressOf } from '../deps.js';
 import { gradingText, OUTCOME_TEXT } from '../format.js';
 
 const DEFAULT_WAIT_S = 10;
@@ -68,7 +68,21 @@ export const resultadoEntrega = defineTool({
       }
       const running = result.submission.status === 'pendiente' || result.submission.status === 'evaluando';
       const left = deadline - performance.now();
-      if (!running || left <= 0) return { text: gradingText(result, running), data: dto(result) };
+      if (!running || left <= 0) {
+        const { lab, student } = result.submission;
+        let text = gradingText(result, running);
+        if (result.passed === true && student === progressOf(deps).student) {
+          const { labs } = await deps.lab.listLabs(signal);
+          const opened = progressOf(deps).recordPass(
+            student,
+            lab,
+            labs.map((l) => l.id),
+          );
+          if (opened.length > 0)
+            text += `\nDesbloqueado para ${student}: ${opened.map((id) => `'${id}'`).join(', ')}.`;
+        }
+        return { text, data: dto(result) };
+      }
       await sleep(Math.min(deps.pollIntervalMs, left), signal);
     }
   },
