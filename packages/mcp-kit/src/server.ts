@@ -7,7 +7,7 @@ import { LazyJsonSchemaValidator } from './protocol/lazy-validator.js';
 import { ProtocolSession } from './protocol/session.js';
 import { type ResourceSubscriptions, refuseSubscriptions, registerSubscriptions } from './subscriptions.js';
 import type { AnyTool } from './tools/define.js';
-import { activeTools, DEFAULT_TOOL_TIMEOUT_MS, registerTools } from './tools/register.js';
+import { activeTools, currentCall, DEFAULT_TOOL_TIMEOUT_MS, registerTools } from './tools/register.js';
 import { DISCOVERY_TOOLS, SessionTools, type ToolSwitch } from './toolsets.js';
 
 export interface ServerDefinition<D> {
@@ -101,7 +101,11 @@ export function createKitServer<D>(definition: ServerDefinition<D>, options: Ser
       throw new Error(`${definition.name} changed its ${list} without declaring listChanged`);
     // Never before the handshake is over (the SDK's own list_changed only checks for a transport).
     if (session.phase !== 'ready') return;
-    server.server.notification({ method: `notifications/${list}/list_changed` }).catch(() => {
+    const notification = { method: `notifications/${list}/list_changed` };
+    // Only a call of this very session may carry it: another session's stream is another client.
+    const call = currentCall.getStore();
+    const sent = call?.server === server ? call.send(notification) : server.server.notification(notification);
+    sent.catch(() => {
       // The client is gone: it has no list to refresh.
     });
   };

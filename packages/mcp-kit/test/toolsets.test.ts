@@ -1,6 +1,9 @@
 import { StdioPeer } from '@code-cluster/testkit';
+import { HttpServerProcess } from '@code-cluster/testkit/http';
 import { connectInMemory } from '@code-cluster/testkit/in-memory';
 import { trackPeers } from '@code-cluster/testkit/vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   McpError,
   ResourceListChangedNotificationSchema,
@@ -303,5 +306,37 @@ describe('--toolsets and --dynamic-toolsets over the built bin', () => {
     expect(await listed(peer)).toEqual(['listar_grupos', 'activar_grupo', 'eco']);
     const after = await peer.request('tools/call', { name: 'eco', arguments: { texto: 'hola' } });
     expect((after.result as { content: Array<{ text: string }> }).content[0]?.text).toBe('hola');
+  });
+});
+
+describe('--dynamic-toolsets over Streamable HTTP (built bin): one tool set per Mcp-Session-Id', () => {
+  it('activating a group in one session announces it there, on the call stream, and shows nothing to the other', async () => {
+    const server = await HttpServerProcess.start(FIXTURE_BIN, ['--dynamic-toolsets']);
+    const clients: Client[] = [];
+    try {
+      const open = async () => {
+        const client = new Client({ name: 'toolsets-test', version: '0.0.0' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+        clients.push(client);
+        const changes = { count: 0 };
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+          changes.count++;
+        });
+        return { client, changes };
+      };
+      const first = await open();
+      const second = await open();
+      expect(first.client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
+      await first.client.callTool({ name: 'activar_grupo', arguments: { grupo: 'eco' } });
+      // On the call's own SSE stream, so it has arrived by the time the result has.
+      expect(first.changes.count).toBe(1);
+      expect(await names(first.client)).toEqual(['listar_grupos', 'activar_grupo', 'eco']);
+      expect(await names(second.client)).toEqual(['listar_grupos', 'activar_grupo']);
+      await unknownTool(second.client.callTool({ name: 'eco', arguments: { texto: 'x' } }));
+      expect(second.changes.count).toBe(0);
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+      await server.stop('SIGTERM');
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
@@ -15,6 +16,19 @@ import { toJsonSchema } from './json-schema.js';
 import { describeArgumentIssues, formatArgumentIssues } from './validation.js';
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+
+/** The tool call being handled: its server, and how to notify on the call's own stream. */
+export interface CallNotifier {
+  server: McpServer;
+  send(notification: { method: string }): Promise<void>;
+}
+
+/**
+ * The tool call a piece of code runs in, if any. A list that changes because of a call is announced on
+ * that call's own stream: over Streamable HTTP it reaches the client before the result, whereas the
+ * standalone GET stream may not be open yet.
+ */
+export const currentCall = new AsyncLocalStorage<CallNotifier>();
 
 export interface ToolRegistryOptions<D> {
   /** The tools this session sees; they may change while it lasts. */
@@ -128,7 +142,14 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
     const started = performance.now();
     const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
     try {
-      const output = await untilAborted(tool.handler(parsed.data, context), signal);
+      const notifier: CallNotifier = {
+        server,
+        send: (notification) => extra.sendNotification(notification as never),
+      };
+      const output = await untilAborted(
+        currentCall.run(notifier, () => tool.handler(parsed.data, context)),
+        signal,
+      );
       const result: CallToolResult = { content: [{ type: 'text', text: output.text }] };
       if (tool.output) {
         const checked = tool.output.safeParse((output as { data: unknown }).data);
