@@ -27,8 +27,10 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
   version: VERSION,
   summary: 'MCP server of the CO.DE ground stations (status, health, contact scheduling, maintenance)',
   options,
-  async start(config, logger) {
-    const operator = config.scope === 'operador';
+  scopes: SCOPES,
+  async start(config, logger, principals) {
+    // An operator token of MCP_HTTP_TOKENS_FILE needs the operator credential as much as --scope operador.
+    const operator = config.scope === 'operador' || principals.some((p) => p.scope === 'operador');
     // Remote: the configured credential, and only in operator scope. Embedded: the system is this process's
     // own, so in operator scope it gets a fresh credential only this server knows; otherwise none, and it
     // refuses every operator action.
@@ -50,7 +52,7 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
     });
     const groundstation = new GroundstationClient(system.transport, operatorToken ? { operatorToken } : {});
     return {
-      definition: groundstationServer(config.scope),
+      definition: groundstationServer(config.scope, operator),
       deps: { groundstation, scope: config.scope },
       close: system.close,
     };

@@ -9,6 +9,7 @@ import { type ResourceSubscriptions, refuseSubscriptions, registerSubscriptions 
 import type { AnyTool } from './tools/define.js';
 import { activeTools, currentCall, DEFAULT_TOOL_TIMEOUT_MS, registerTools } from './tools/register.js';
 import { DISCOVERY_TOOLS, SessionTools, type ToolSwitch } from './toolsets.js';
+import type { Principal } from './transport/http-security.js';
 
 export interface ServerDefinition<D> {
   name: string;
@@ -37,6 +38,8 @@ export interface ServerDefinition<D> {
 
 /** What a session's own state may do to what the session is offered. */
 export interface SessionControl {
+  /** Whose session it is over HTTP with `MCP_HTTP_TOKENS_FILE`; undefined otherwise (the process's rights). */
+  principal: Principal | undefined;
   tools: ToolSwitch;
   /** Sends `notifications/resources/list_changed` to this session (once it is initialized). */
   resourcesChanged(): void;
@@ -55,6 +58,8 @@ export interface ServerOptions<D> {
   toolsets?: readonly string[];
   /** Starts each session with the discovery tools only; `activar_grupo` turns groups on. */
   dynamicToolsets?: boolean;
+  /** The token entry the session was opened with (HTTP, `MCP_HTTP_TOKENS_FILE`). */
+  principal?: Principal | undefined;
 }
 
 export interface KitServer {
@@ -95,12 +100,12 @@ export function createKitServer<D>(definition: ServerDefinition<D>, options: Ser
     prompts: live && (definition.changes?.prompts ?? false),
   };
   const notify = (list: keyof typeof declared) => {
-    if (!live) return;
+    // Before the handshake is over it is setup, not a change: the client has not listed anything yet (and
+    // the SDK's own list_changed only checks for a transport).
+    if (!live || session.phase !== 'ready') return;
     // A client told a list never changes does not look for the notification: changing it is a bug.
     if (!declared[list])
       throw new Error(`${definition.name} changed its ${list} without declaring listChanged`);
-    // Never before the handshake is over (the SDK's own list_changed only checks for a transport).
-    if (session.phase !== 'ready') return;
     const notification = { method: `notifications/${list}/list_changed` };
     // Only a call of this very session may carry it: another session's stream is another client.
     const call = currentCall.getStore();
@@ -116,6 +121,7 @@ export function createKitServer<D>(definition: ServerDefinition<D>, options: Ser
   );
   const deps =
     definition.sessionDeps?.(options.deps, {
+      principal: options.principal,
       tools,
       resourcesChanged: () => notify('resources'),
       promptsChanged: () => notify('prompts'),

@@ -167,11 +167,13 @@ describe('per-session tool sets', () => {
     await close();
   });
 
-  it('refuses to change a list it declared fixed', () => {
+  it('refuses to change a list it declared fixed', async () => {
     const kit = createKitServer(definition, { deps: {}, logger: new Logger('grupos-mcp', 'error') });
+    const { close } = await connectInMemory(kit);
     expect(() => kit.tools.setEnabled(['uno'], false)).toThrow(
       'grupos-mcp changed its tools without declaring listChanged',
     );
+    await close();
   });
 
   it('--toolsets keeps only the named groups', async () => {
