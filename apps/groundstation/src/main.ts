@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
-import type { GroundstationDeps } from './deps.js';
+import { type GroundstationDeps, SCOPES } from './deps.js';
 import { groundstationServer } from './server.js';
 import { options } from './settings.js';
 import { VERSION } from './version.js';
@@ -11,13 +11,15 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
   version: VERSION,
   summary: 'MCP server of the CO.DE ground stations (status, health, contact scheduling, maintenance)',
   options,
-  async start(config, logger) {
+  scopes: SCOPES,
+  async start(config, logger, principals) {
     // A data dir that cannot be written fails every call of the embedded system: say so once and stop.
     if (!config.apiUrl) {
       const { dataDirUsable } = await import('@code-cluster/systems/storage');
       if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
     }
-    const operator = config.scope === 'operador';
+    // An operator token of MCP_HTTP_TOKENS_FILE needs the operator credential as much as --scope operador.
+    const operator = config.scope === 'operador' || principals.some((p) => p.scope === 'operador');
     // Remote: the configured credential, and only in operator scope. Embedded: the system is this process's
     // own, so in operator scope it gets a fresh credential only this server knows; otherwise none, and it
     // refuses every operator action.
@@ -39,7 +41,7 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
     });
     const groundstation = new GroundstationClient(system.transport, operatorToken ? { operatorToken } : {});
     return {
-      definition: groundstationServer(config.scope),
+      definition: groundstationServer(config.scope, operator),
       deps: { groundstation, scope: config.scope },
       close: system.close,
     };

@@ -2,11 +2,18 @@ import { createKitServer, type KitServer, type Logger, type ServerDefinition } f
 import type { GroundstationDeps, Scope } from './deps.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
-import { toolsFor } from './tools/index.js';
+import { operatorTools, toolsFor } from './tools/index.js';
 import { VERSION } from './version.js';
 
-/** The server as data; its tools depend on the scope (operator tools only in `operador`). */
-export function groundstationServer(scope: Scope): ServerDefinition<GroundstationDeps> {
+/**
+ * The server as data; its tools depend on the scope (operator tools only in `operador`). `operatorSessions`:
+ * some HTTP tokens are operators', so the operator tools exist and each session keeps them only if its
+ * token's scope (else the process's) is `operador`.
+ */
+export function groundstationServer(
+  scope: Scope,
+  operatorSessions = scope === 'operador',
+): ServerDefinition<GroundstationDeps> {
   return {
     name: 'groundstation-mcp',
     title: 'Estaciones terrenas (CO.DE)',
@@ -19,7 +26,16 @@ export function groundstationServer(scope: Scope): ServerDefinition<Groundstatio
       (scope === 'operador'
         ? ' Alcance de operador: programar_mantenimiento y cancelar_mantenimiento están disponibles.'
         : ''),
-    tools: toolsFor(scope),
+    tools: toolsFor(operatorSessions ? 'operador' : scope),
+    sessionDeps: (deps, session) => {
+      const own = (session.principal?.scope as Scope | undefined) ?? deps.scope;
+      if (own !== 'operador')
+        session.tools.setEnabled(
+          operatorTools.map((t) => t.name),
+          false,
+        );
+      return own === deps.scope ? deps : { ...deps, scope: own };
+    },
     resources: registerResources,
     prompts: registerPrompts,
   };

@@ -1,4 +1,4 @@
-import { Logger } from '@code-cluster/mcp-kit';
+import { Logger, SessionTools } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
 import { SatdtClient } from '@code-cluster/shared/satdt';
@@ -385,6 +385,11 @@ describe('programar_mantenimiento (operator scope)', () => {
       signal: new AbortController().signal,
       logger: new Logger('test', 'emergency'),
       progress: async () => {},
+      tools: new SessionTools(
+        [],
+        () => true,
+        () => {},
+      ),
     };
     try {
       await expect(

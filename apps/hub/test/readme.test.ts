@@ -1,4 +1,4 @@
-import { renderToolsTable } from '@code-cluster/mcp-kit';
+import { renderToolsetsTable, renderToolsTable } from '@code-cluster/mcp-kit';
 import { readmeSection } from '@code-cluster/testkit';
 import { expect, it } from 'vitest';
 import { tools } from '../src/tools/index.js';
@@ -6,4 +6,9 @@ import { tools } from '../src/tools/index.js';
 it('README lists the tools of hub-mcp as their definitions say (UPDATE_README=1 regenerates)', () => {
   const table = renderToolsTable(tools);
   expect(readmeSection('tools:hub', table)).toBe(table);
+});
+
+it('README gives the tools/list size of hub-mcp per toolset as measured (UPDATE_README=1 regenerates)', () => {
+  const table = renderToolsetsTable(tools);
+  expect(readmeSection('toolsets:hub', table)).toBe(table);
 });

@@ -3,7 +3,7 @@ import { SystemError } from '@code-cluster/shared';
 import { LAB_ID_PATTERN } from '@code-cluster/shared/lab';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { LabDeps } from './deps.js';
+import { type LabDeps, progressOf } from './deps.js';
 
 export const STATEMENT_TEMPLATE = 'lab://laboratorios/{laboratorio}/enunciado';
 
@@ -19,10 +19,13 @@ export function labOfUri(uri: string): string | undefined {
   return lab !== undefined && LAB_ID_PATTERN.test(lab) ? lab : undefined;
 }
 
+/** The labs open to the session's student that start with what the client typed. */
 export async function completeLab(deps: LabDeps, value: string): Promise<string[]> {
   const { labs } = await deps.lab.listLabs();
   const needle = value.trim().toLowerCase();
-  return labs.map((l) => l.id).filter((id) => id.startsWith(needle));
+  return progressOf(deps)
+    .open(labs.map((l) => l.id))
+    .filter((id) => id.startsWith(needle));
 }
 
 export function registerResources(server: McpServer, deps: LabDeps): void {
@@ -31,14 +34,18 @@ export function registerResources(server: McpServer, deps: LabDeps): void {
     new ResourceTemplate(STATEMENT_TEMPLATE, {
       list: async ({ signal }) => {
         const { labs } = await deps.lab.listLabs(signal);
+        // A locked lab's statement stays readable by its URI; it is just not offered yet.
+        const open = new Set(progressOf(deps).open(labs.map((l) => l.id)));
         return {
-          resources: labs.map((l) => ({
-            uri: statementUri(l.id),
-            name: l.id,
-            title: l.title,
-            description: l.summary,
-            mimeType: 'text/markdown',
-          })),
+          resources: labs
+            .filter((l) => open.has(l.id))
+            .map((l) => ({
+              uri: statementUri(l.id),
+              name: l.id,
+              title: l.title,
+              description: l.summary,
+              mimeType: 'text/markdown',
+            })),
         };
       },
       complete: { laboratorio: (value) => completeLab(deps, value) },

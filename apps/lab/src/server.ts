@@ -1,5 +1,6 @@
 import { createKitServer, type KitServer, type Logger, type ServerDefinition } from '@code-cluster/mcp-kit';
 import type { LabDeps } from './deps.js';
+import { SessionProgress } from './progress.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { tools } from './tools/index.js';
@@ -19,6 +20,9 @@ export const labServer: ServerDefinition<LabDeps> = {
   tools,
   resources: registerResources,
   prompts: registerPrompts,
+  // A lab's statement is listed once the session's student has unlocked it.
+  changes: { resources: true },
+  sessionDeps: (deps, session) => ({ ...deps, progress: new SessionProgress(session.resourcesChanged) }),
 };
 
 export interface CreateServerOptions {

@@ -57,16 +57,13 @@ describe('lab-mcp contract (CONTRACT.md)', () => {
     await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot('./snapshots/tools.json');
   });
 
-  it('offers the statement template, listing every lab, as markdown', async () => {
+  it('offers the statement template as markdown, listing the labs open before a student is named', async () => {
     const { resourceTemplates } = await lab.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
       'lab://laboratorios/{laboratorio}/enunciado',
     ]);
     const { resources } = await lab.client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual([
-      'lab://laboratorios/mcp-handshake/enunciado',
-      'lab://laboratorios/mcp-esquemas/enunciado',
-    ]);
+    expect(resources.map((r) => r.uri)).toEqual(['lab://laboratorios/mcp-handshake/enunciado']);
     const read = await lab.client.readResource({ uri: 'lab://laboratorios/mcp-handshake/enunciado' });
     expect(read.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
     expect(JSON.stringify(read.contents[0])).toContain('capas_de_error');
@@ -86,9 +83,10 @@ describe('lab-mcp contract (CONTRACT.md)', () => {
     expect(template.completion.values).toEqual(['mcp-handshake']);
     const prompt = await lab.client.complete({
       ref: { type: 'ref/prompt', name: 'pista_laboratorio' },
-      argument: { name: 'laboratorio', value: 'mcp-e' },
+      argument: { name: 'laboratorio', value: 'mcp' },
     });
-    expect(prompt.completion.values).toEqual(['mcp-esquemas']);
+    // mcp-esquemas completes once the session's student has unlocked it (test/unlock.test.ts).
+    expect(prompt.completion.values).toEqual(['mcp-handshake']);
   });
 
   it('offers pista_laboratorio with graduated hints and no solution', async () => {

@@ -5,8 +5,10 @@ import {
   type Embedded,
   embeddedLab,
   GOOD_TRANSCRIPT,
+  passHandshake,
   tempDataDir,
   textOf,
+  unlockEsquemas,
 } from './helpers.js';
 
 const data = tempDataDir();
@@ -153,6 +155,7 @@ describe('resultado_entrega', () => {
 
   it('says to submit one definition when mcp-esquemas gets a tools/list wrapper', async () => {
     const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });
+    await passHandshake(lab.client, 'ana-garcia');
     const result = await graded('mcp-esquemas', JSON.stringify({ tools: [tool('a_b'), tool('c_d')] }));
     const readable = result.reglas.find((r) => r.regla === 'definicion_legible')!;
     expect(readable.resultado).toBe('fallida');
@@ -193,6 +196,7 @@ describe('resultado_entrega', () => {
 
   it('waits for a slow grading while reporting progress per rule, then answers', async () => {
     const slow = tempDataDir();
+    await unlockEsquemas(slow.dir, 'elena-soto');
     const other = await embeddedLab(slow.dir, { stepDelayMs: 40 });
     try {
       const started = await callTool(other.client, 'iniciar_laboratorio', {
@@ -221,6 +225,7 @@ describe('resultado_entrega', () => {
 
   it('returns what is graded so far when the wait runs out', async () => {
     const slow = tempDataDir();
+    await unlockEsquemas(slow.dir, 'elena-soto');
     const other = await embeddedLab(slow.dir, { stepDelayMs: 2_000 });
     try {
       const started = await callTool(other.client, 'iniciar_laboratorio', {
@@ -242,6 +247,7 @@ describe('resultado_entrega', () => {
 
   it('stops waiting when the client cancels', async () => {
     const slow = tempDataDir();
+    await unlockEsquemas(slow.dir, 'elena-soto');
     const other = await embeddedLab(slow.dir, { stepDelayMs: 5_000 });
     try {
       const started = await callTool(other.client, 'iniciar_laboratorio', {

@@ -18,6 +18,8 @@ export interface SatdtDeps {
   satdt: SatdtClient;
   /** Absent for a remote twin: REST has no push channel, so nothing notifies. */
   elementChanges?: ElementChanges;
+  /** Tells this session's client that the resource list changed (mcp-kit sends it once the handshake is over). */
+  resourcesChanged?: () => void;
 }
 
 export type SatdtToolContext = ToolContext<SatdtDeps>;

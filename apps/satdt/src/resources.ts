@@ -9,14 +9,14 @@ const SATELLITE_TEMPLATE = 'satdt://satelites/{norad_id}';
 const SATELLITE_URI = /^satdt:\/\/satelites\/(\d{1,6})$/;
 const MAX_COMPLETIONS = 100;
 
-export function registerResources(server: McpServer, { satdt, elementChanges }: SatdtDeps): void {
-  if (elementChanges) {
+export function registerResources(
+  server: McpServer,
+  { satdt, elementChanges, resourcesChanged }: SatdtDeps,
+): void {
+  if (elementChanges && resourcesChanged) {
     // A satellite new to the catalog is a new resource of the template's list.
     const stop = elementChanges((change) => {
-      if (change.added.length === 0 || !server.isConnected()) return;
-      server.server.sendResourceListChanged().catch(() => {
-        // The client went away between the check and the write: nobody is left to tell.
-      });
+      if (change.added.length > 0) resourcesChanged();
     });
     const previous = server.server.onclose;
     server.server.onclose = () => {

@@ -18,6 +18,9 @@ export const satdtServer: ServerDefinition<SatdtDeps> = {
   resources: registerResources,
   prompts: registerPrompts,
   subscriptions: elementSubscriptions,
+  // A refresh of the element sets can add satellites, i.e. instances of satdt://satelites/{norad_id}.
+  changes: { resources: true },
+  sessionDeps: (deps, session) => ({ ...deps, resourcesChanged: session.resourcesChanged }),
 };
 
 export interface CreateServerOptions {

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { ConsoleOptions } from './args.js';
 import type { ConsoleIo } from './io.js';
-import { initializeParams, textBlocks, toolSummaries } from './protocol.js';
+import { initializeParams, resultOf, textBlocks, toolSummaries } from './protocol.js';
 import { Printer } from './render.js';
 import { Session } from './session.js';
 import { colorEnabled, createStyle } from './style.js';
@@ -100,6 +100,12 @@ async function execute(command: string, argument: string, words: string[], ctx: 
       const response = await session.request('tools/list');
       for (const tool of toolSummaries(response)) {
         printer.line(`  • ${tool.name}${tool.summary ? ` — ${tool.summary}` : ''}`);
+      }
+      const result = resultOf(response);
+      if (result) {
+        // What every prompt of a model that loads this server pays (the README's toolsets table measures it too).
+        const bytes = Buffer.byteLength(JSON.stringify(result), 'utf8');
+        printer.line(`  tools/list: ${bytes} bytes ≈ ${Math.ceil(bytes / 4)} tokens (bytes / 4)`);
       }
       return;
     }

@@ -79,6 +79,9 @@ describe('interactive mode (-i) against the fixture server, driven through its s
     for (const entry of entries) expect(() => JSON.parse(entry.body)).not.toThrow();
     expect(run.stdout).toContain('  • proximos_pases — Ventanas de visibilidad futuras desde una estación.');
     expect(run.stdout).toContain('▸ 3 pases: 03:14Z (elev 47°), 04:50Z (elev 12°), 22:07Z (elev 61°)');
+    const listing = JSON.parse(entries.find((e) => e.header.endsWith('result (id 3)'))!.body).result;
+    const bytes = Buffer.byteLength(JSON.stringify(listing), 'utf8');
+    expect(run.stdout).toContain(`  tools/list: ${bytes} bytes ≈ ${Math.ceil(bytes / 4)} tokens (bytes / 4)`);
   });
 
   it('init <version> asks for that version', async () => {

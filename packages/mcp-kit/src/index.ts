@@ -21,7 +21,13 @@ export {
 } from './protocol/versions.js';
 export { RESOURCE_NOT_FOUND, readJsonResource } from './resources.js';
 export { type CommonConfig, commonOptions, runServer, runStdioServer, type ServerApp } from './run.js';
-export { createKitServer, type KitServer, type ServerDefinition, type ServerOptions } from './server.js';
+export {
+  createKitServer,
+  type KitServer,
+  type ServerDefinition,
+  type ServerOptions,
+  type SessionControl,
+} from './server.js';
 export {
   MAX_SUBSCRIPTIONS_PER_SESSION,
   type ResourceSubscriptions,
@@ -44,4 +50,15 @@ export {
 export { toJsonSchema } from './tools/json-schema.js';
 export { activeTools, DEFAULT_TOOL_TIMEOUT_MS, describeTool, registerTools } from './tools/register.js';
 export { describeArgumentIssues, formatArgumentIssues } from './tools/validation.js';
+export {
+  DISCOVERY_TOOLS,
+  listingSize,
+  renderToolsetsTable,
+  SessionTools,
+  selectToolsets,
+  type ToolSwitch,
+  type ToolsetState,
+  toolsetOptions,
+  toolsetsOf,
+} from './toolsets.js';
 export { DEFAULT_MAX_LINE_BYTES, StdioTransport } from './transport/stdio.js';

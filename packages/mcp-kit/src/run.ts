@@ -5,8 +5,11 @@ import { LOG_LEVELS, Logger } from './logging.js';
 import type { ProtocolSession } from './protocol/session.js';
 import { createKitServer, type ServerDefinition } from './server.js';
 import { DEFAULT_TOOL_TIMEOUT_MS } from './tools/register.js';
+import { selectToolsets, toolsetOptions } from './toolsets.js';
 import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_INFLIGHT, SERVER_BUSY } from './transport/flow.js';
 import { transportOptions } from './transport/http-options.js';
+import type { Principal, TokenEntry } from './transport/http-security.js';
+import { loadTokensFile, tokensFileOption } from './transport/http-tokens.js';
 import { DEFAULT_MAX_LINE_BYTES, StdioTransport } from './transport/stdio.js';
 
 /** Settings every server of the cluster takes, on top of its own. */
@@ -59,6 +62,8 @@ export const commonOptions = {
     description: `unread output one session may hold before it gets no new work (default ${DEFAULT_MAX_BUFFERED_BYTES})`,
   },
   ...transportOptions,
+  ...toolsetOptions,
+  ...tokensFileOption,
 } satisfies OptionSpecs;
 
 export type CommonConfig = ConfigOf<typeof commonOptions>;
@@ -69,6 +74,8 @@ export interface ServerApp<S extends OptionSpecs, D> {
   /** One line for --help. */
   summary: string;
   options: S;
+  /** Scopes a token of `MCP_HTTP_TOKENS_FILE` may name; a server without them refuses the file. */
+  scopes?: readonly string[];
   /**
    * Builds what the server needs from its config. Keep it cheap: it runs before the first message is
    * read, so heavy parts (an embedded system) belong behind a lazy import.
@@ -76,6 +83,8 @@ export interface ServerApp<S extends OptionSpecs, D> {
   start(
     config: ConfigOf<S> & CommonConfig,
     logger: Logger,
+    /** The entries of `MCP_HTTP_TOKENS_FILE` (tokens left out): the rights its sessions may have. */
+    principals: readonly Principal[],
   ): Promise<{ definition: ServerDefinition<D>; deps: D; close?: () => Promise<void> }>;
 }
 
@@ -111,7 +120,17 @@ export async function runServer<S extends OptionSpecs, D>(
   const config = parsed.config as ConfigOf<S> & CommonConfig;
   // Loaded only for HTTP: a stdio server never pays for node:http and the SDK's HTTP transport.
   const http = config.transport === 'http' ? await import('./http.js') : undefined;
-  if (http && !config.httpToken && !http.isLoopbackHost(config.httpHost)) {
+  let tokens: TokenEntry[] | undefined;
+  if (http && config.httpTokensFile) {
+    const loaded = loadTokensFile(config.httpTokensFile, app.scopes ?? []);
+    if (!loaded.ok) {
+      process.stderr.write(`${app.name}: ${loaded.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    tokens = loaded.tokens;
+  }
+  if (http && !config.httpToken && !tokens && !http.isLoopbackHost(config.httpHost)) {
     process.stderr.write(
       `${app.name}: refusing to listen on ${config.httpHost} without authentication: set MCP_HTTP_TOKEN, or bind a loopback address (--host 127.0.0.1)\n`,
     );
@@ -148,15 +167,32 @@ export async function runServer<S extends OptionSpecs, D>(
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
 
-  const { definition, deps, close } = await app.start(config, logger);
+  const principals = (tokens ?? []).map(({ token: _secret, ...principal }) => principal);
+  const { definition, deps, close } = await app.start(config, logger, principals);
   closeApp = close;
-  const newServer = (sessionLogger: Logger) =>
+  // Known only once the app has built its definition; a bad choice is still a setting error (exit 2).
+  const selected = selectToolsets(definition.tools, config.toolsets);
+  const refusal = !selected.ok
+    ? selected.message
+    : config.dynamicToolsets && http && config.httpStateless
+      ? "--dynamic-toolsets needs sessions: a stateless HTTP server cannot change a client's tool list"
+      : undefined;
+  if (refusal) {
+    process.stderr.write(`${app.name}: ${refusal}\n`);
+    // Exits at once: whatever the app started (a timer, a lazy system) must not keep a refused server up.
+    await close?.();
+    process.exit(2);
+  }
+  const newServer = (sessionLogger: Logger, principal?: Principal) =>
     createKitServer(definition, {
+      principal,
       deps,
       logger: sessionLogger,
       readOnly: config.readOnly,
       toolTimeoutMs: config.toolTimeoutMs,
       stateless: http !== undefined && config.httpStateless,
+      toolsets: selected.ok ? selected.toolsets : undefined,
+      dynamicToolsets: config.dynamicToolsets,
     });
 
   if (!http) {
@@ -178,11 +214,12 @@ export async function runServer<S extends OptionSpecs, D>(
   try {
     running = await http.startHttpServer({
       // A logger per session: what one client's calls log reaches that client only (and stderr).
-      newServer: () => newServer(new Logger(app.name, config.logLevel)),
+      newServer: (principal) => newServer(new Logger(app.name, config.logLevel), principal),
       logger,
       host: config.httpHost,
       port: config.httpPort,
       token: config.httpToken,
+      tokens,
       allowedOrigins: config.httpAllowedOrigins,
       allowedHosts: config.httpAllowedHosts,
       stateless: config.httpStateless,

@@ -25,6 +25,7 @@ describe('firstSentence (the README tables and their "what it is for" column)', 
     const tool = defineTool({
       name: 'enviar_entrega',
       title: 't',
+      toolset: 'pruebas',
       description:
         'Envía el trabajo de una sesión (p. ej. la transcripción JSON-RPC de mcp-handshake, una línea por ' +
         'mensaje) y lo pone a corregir; devuelve el entrega_id al instante. Úsala cuando esté lista.',

@@ -5,6 +5,7 @@ import type { AcademyToolContext } from '../deps.js';
 export const buscarCursos = defineTool({
   name: 'buscar_cursos',
   title: 'Buscar cursos',
+  toolset: 'cursos',
   description:
     'Busca cursos de la academia por texto (título, descripción, etiquetas o títulos de lección) y devuelve ' +
     'cada curso con sus lecciones en orden (id, título, minutos, cuestionario). Sin texto, lista todos. ' +

@@ -18,6 +18,7 @@ const CELL_CHARS = 60;
 export const consultaSql = defineTool({
   name: 'consulta_sql',
   title: 'Consulta SQL de analítica (solo lectura)',
+  toolset: 'analitica',
   description:
     'Ejecuta UNA consulta de SQLite (SELECT, WITH … SELECT o VALUES) sobre los datos de la academia (cursos, ' +
     'lecciones, estudiantes, matriculas, avances, quizzes y las vistas preguntas e intentos, sin respuestas) y ' +

@@ -6,6 +6,7 @@ import { describeProgreso, estudianteArg, progresoCurso, progresoCursoSchema } f
 export const progresoEstudiante = defineTool({
   name: 'progreso_estudiante',
   title: 'Progreso de un estudiante',
+  toolset: 'progreso',
   description:
     'Progreso de un estudiante en cada curso en el que está matriculado: lecciones completadas, porcentaje, ' +
     'siguiente lección e intentos de cuestionario con su nota. Úsala para saber por dónde va un estudiante ' +

@@ -12,6 +12,7 @@ import {
 export const registrarAvance = defineTool({
   name: 'registrar_avance',
   title: 'Registrar una lección completada',
+  toolset: 'progreso',
   description:
     'Marca una lección como completada por un estudiante y devuelve su progreso en el curso. Úsala cuando el ' +
     'estudiante termine una lección. Repetirla no duplica nada (indica que ya estaba completada). Falla si el ' +

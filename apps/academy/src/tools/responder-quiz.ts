@@ -6,6 +6,7 @@ import { estudianteArg, quizArg } from '../format.js';
 export const responderQuiz = defineTool({
   name: 'responder_quiz',
   title: 'Responder un cuestionario',
+  toolset: 'quizzes',
   description:
     'Envía las respuestas de un estudiante a un cuestionario, lo corrige y guarda el intento. Devuelve la ' +
     'nota, si aprueba y, por pregunta, la opción correcta y su explicación. Úsala cuando el estudiante ya ' +

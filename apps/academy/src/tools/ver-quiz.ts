@@ -6,6 +6,7 @@ import { asData, quizArg } from '../format.js';
 export const verQuiz = defineTool({
   name: 'ver_quiz',
   title: 'Ver un cuestionario',
+  toolset: 'quizzes',
   description:
     'Muestra las preguntas de un cuestionario con sus opciones (claves p1, p2… y a–f), sin las respuestas ' +
     'correctas. Úsala para presentar el cuestionario a un estudiante antes de responder_quiz; buscar_cursos ' +

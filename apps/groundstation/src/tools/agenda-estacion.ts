@@ -16,6 +16,7 @@ const DEFAULT_HOURS = 24;
 export const agendaEstacion = defineTool({
   name: 'agenda_estacion',
   title: 'Agenda de una estación',
+  toolset: 'contactos',
   description:
     'Contactos agendados (no cancelados) y ventanas de mantenimiento de una estación en las próximas horas ' +
     `(1–168, por defecto ${DEFAULT_HOURS}). Úsala para ver qué antenas están libres antes de agendar, o para ` +

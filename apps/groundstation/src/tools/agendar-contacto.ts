@@ -6,6 +6,7 @@ import { contacto, contactoSchema, estacionArg, instanteArg } from '../format.js
 export const agendarContacto = defineTool({
   name: 'agendar_contacto',
   title: 'Agendar un contacto',
+  toolset: 'contactos',
   description:
     'Reserva una antena de una estación para contactar con un satélite entre inicio y fin (normalmente AOS ' +
     'y LOS de un pase de proximos_pases). Úsala cuando ya sepas la ventana del pase y la estación esté ' +

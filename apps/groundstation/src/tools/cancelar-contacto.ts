@@ -6,6 +6,7 @@ import { contacto, contactoSchema } from '../format.js';
 export const cancelarContacto = defineTool({
   name: 'cancelar_contacto',
   title: 'Cancelar un contacto',
+  toolset: 'contactos',
   description:
     'Cancela un contacto agendado que aún no ha empezado y libera su antena. Úsala cuando un contacto ya no ' +
     'haga falta o haya que mover la ventana (cancela y vuelve a agendar). El contacto_id lo dan ' +

@@ -7,6 +7,7 @@ import { mantenimiento, mantenimientoIdArg, mantenimientoSchema } from '../forma
 export const cancelarMantenimiento = defineTool({
   name: 'cancelar_mantenimiento',
   title: 'Cancelar un mantenimiento (operador)',
+  toolset: 'mantenimiento',
   description:
     'Herramienta de operador: cancela una ventana de mantenimiento en curso o futura, y la estación vuelve ' +
     'a admitir contactos en ella (salvo que otra ventana la cubra). Úsala solo cuando un operador dé por ' +

@@ -14,6 +14,7 @@ import {
 export const estadoEstacion = defineTool({
   name: 'estado_estacion',
   title: 'Estado de una estación',
+  toolset: 'estaciones',
   description:
     'Estado actual de una estación: operativa o en mantenimiento (con su ventana), estado de cada antena, ' +
     'lecturas de salud (temperaturas, ruido de los LNA, viento, alimentación), alertas y próximo contacto. ' +

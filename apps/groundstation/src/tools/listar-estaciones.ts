@@ -6,6 +6,7 @@ import { mantenimiento, mantenimientoSchema } from '../format.js';
 export const listarEstaciones = defineTool({
   name: 'listar_estaciones',
   title: 'Estaciones terrenas',
+  toolset: 'estaciones',
   description:
     'Lista las estaciones terrenas de la red OrbitEye con su ubicación, máscara de elevación, antenas ' +
     '(banda y diámetro) y si están operativas o en mantenimiento. Úsala primero para saber qué estaciones ' +

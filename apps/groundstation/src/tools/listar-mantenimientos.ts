@@ -6,6 +6,7 @@ import { describeMantenimiento, estacionArg, mantenimiento, mantenimientoSchema 
 export const listarMantenimientos = defineTool({
   name: 'listar_mantenimientos',
   title: 'Ventanas de mantenimiento de una estación',
+  toolset: 'mantenimiento',
   description:
     'Lista las ventanas de mantenimiento en vigor o futuras de una estación (las de referencia y las de ' +
     'operador, sin las canceladas), con su identificador, inicio, fin y motivo. Úsala para saber cuándo ' +

@@ -7,6 +7,7 @@ import { estacionArg, instanteArg, mantenimiento, mantenimientoSchema } from '..
 export const programarMantenimiento = defineTool({
   name: 'programar_mantenimiento',
   title: 'Programar mantenimiento (operador)',
+  toolset: 'mantenimiento',
   description:
     'Herramienta de operador: programa una ventana de mantenimiento en una estación; durante ella no se ' +
     'admiten contactos. Úsala solo cuando un operador pida parar una estación. Las ventanas se suman: una ' +

@@ -9,6 +9,7 @@ const DEFAULT_LIMIT = 20;
 export const leerEventos = defineTool({
   name: 'leer_eventos',
   title: 'Leer eventos de un tópico',
+  toolset: 'lectura',
   description:
     'Lee los eventos de un tópico en orden, del más antiguo al más reciente, por páginas. Úsala para ver ' +
     "qué ha pasado en un tópico o para seguirlo: pasa en 'desde' el 'siguiente_cursor' de la lectura " +

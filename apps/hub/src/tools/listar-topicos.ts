@@ -6,6 +6,7 @@ import { plural } from '../format.js';
 export const listarTopicos = defineTool({
   name: 'listar_topicos',
   title: 'Listar los tópicos',
+  toolset: 'lectura',
   description:
     'Lista los tópicos del hub con su número de eventos, la secuencia del último y cuándo se publicó. Úsala ' +
     'para descubrir qué tópicos existen antes de leer o publicar, o para ver cuáles tienen actividad reciente.',

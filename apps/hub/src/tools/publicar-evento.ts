@@ -7,6 +7,7 @@ import { eventoRef, topico } from './schemas.js';
 export const publicarEvento = defineTool({
   name: 'publicar_evento',
   title: 'Publicar un evento',
+  toolset: 'publicacion',
   description:
     'Publica un evento en un tópico del hub (el tópico se crea con su primer evento). Úsala para avisar a ' +
     'otros sistemas o agentes de algo que pasó: un contacto agendado, una alerta, un avance. El evento queda ' +

@@ -6,6 +6,7 @@ import type { LabToolContext } from '../deps.js';
 export const enviarEntrega = defineTool({
   name: 'enviar_entrega',
   title: 'Enviar una entrega',
+  toolset: 'entregas',
   description:
     'Envía el trabajo de una sesión (p. ej. la transcripción JSON-RPC de mcp-handshake, una línea por ' +
     'mensaje) y lo pone a corregir; devuelve el entrega_id al instante, sin esperar a la corrección. Úsala ' +

@@ -1,16 +1,19 @@
 import { defineTool } from '@code-cluster/mcp-kit';
 import { z } from 'zod';
-import type { LabToolContext } from '../deps.js';
+import { type LabToolContext, progressOf } from '../deps.js';
+import { lockedLabError, missingBefore } from '../progress.js';
 import { statementUri } from '../resources.js';
 import { estudiante, laboratorio } from './schemas.js';
 
 export const iniciarLaboratorio = defineTool({
   name: 'iniciar_laboratorio',
   title: 'Iniciar un laboratorio',
+  toolset: 'entregas',
   description:
     'Abre una sesión de un estudiante en un laboratorio y devuelve su sesion_id. Úsala antes de la primera ' +
     'entrega; cada llamada abre una sesión nueva (no es idempotente), así que guarda el sesion_id y reutilízalo ' +
-    'para todas las entregas de ese intento.',
+    'para todas las entregas de ese intento. Los laboratorios se desbloquean en orden: uno se abre cuando el ' +
+    'estudiante ha aprobado los anteriores.',
   input: z.strictObject({ laboratorio, estudiante }),
   output: z.object({
     sesion_id: z.string().describe('Pásalo a enviar_entrega'),
@@ -25,6 +28,15 @@ export const iniciarLaboratorio = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler({ laboratorio, estudiante }, { deps, signal }: LabToolContext) {
+    const [{ labs }, { passed }] = await Promise.all([
+      deps.lab.listLabs(signal),
+      deps.lab.studentLabs(estudiante, signal),
+    ]);
+    const catalogue = labs.map((l) => l.id);
+    // Naming a student makes this MCP session theirs: its listed statements follow their progress.
+    progressOf(deps).follow(estudiante, passed, catalogue);
+    const missing = missingBefore(catalogue, new Set(passed), laboratorio);
+    if (missing.length > 0) throw lockedLabError(laboratorio, estudiante, missing);
     const session = await deps.lab.startSession({ lab: laboratorio, student: estudiante }, signal);
     const data = {
       sesion_id: session.id,

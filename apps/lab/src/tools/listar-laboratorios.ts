@@ -6,6 +6,7 @@ import { statementUri } from '../resources.js';
 export const listarLaboratorios = defineTool({
   name: 'listar_laboratorios',
   title: 'Listar los laboratorios',
+  toolset: 'catalogo',
   description:
     'Lista los laboratorios de la academia: qué se entrega en cada uno y qué reglas comprueba su corrector. ' +
     'Úsala para elegir un laboratorio antes de iniciar_laboratorio, o para saber qué reglas se evaluarán.',

@@ -1,7 +1,7 @@
 import { defineTool } from '@code-cluster/mcp-kit';
 import { type GradingResult, SUBMISSION_ID_PATTERN } from '@code-cluster/shared/lab';
 import { z } from 'zod';
-import type { LabToolContext } from '../deps.js';
+import { type LabToolContext, progressOf } from '../deps.js';
 import { gradingText, OUTCOME_TEXT } from '../format.js';
 
 const DEFAULT_WAIT_S = 10;
@@ -11,6 +11,7 @@ const MAX_WAIT_S = 25;
 export const resultadoEntrega = defineTool({
   name: 'resultado_entrega',
   title: 'Resultado de una entrega',
+  toolset: 'entregas',
   description:
     'Da el resultado de la corrección de una entrega: cada regla superada, fallida (con la línea y el ' +
     'porqué) o que no aplica. Úsala después de enviar_entrega. Si la corrección sigue en curso, espera hasta ' +
@@ -67,7 +68,21 @@ export const resultadoEntrega = defineTool({
       }
       const running = result.submission.status === 'pendiente' || result.submission.status === 'evaluando';
       const left = deadline - performance.now();
-      if (!running || left <= 0) return { text: gradingText(result, running), data: dto(result) };
+      if (!running || left <= 0) {
+        const { lab, student } = result.submission;
+        let text = gradingText(result, running);
+        if (result.passed === true && student === progressOf(deps).student) {
+          const { labs } = await deps.lab.listLabs(signal);
+          const opened = progressOf(deps).recordPass(
+            student,
+            lab,
+            labs.map((l) => l.id),
+          );
+          if (opened.length > 0)
+            text += `\nDesbloqueado para ${student}: ${opened.map((id) => `'${id}'`).join(', ')}.`;
+        }
+        return { text, data: dto(result) };
+      }
       await sleep(Math.min(deps.pollIntervalMs, left), signal);
     }
   },

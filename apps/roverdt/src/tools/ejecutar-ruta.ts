@@ -20,6 +20,7 @@ export const EJECUTAR_RUTA_TIMEOUT_MS = 120_000;
 export const ejecutarRuta = defineTool({
   name: 'ejecutar_ruta',
   title: 'Ejecutar una ruta',
+  toolset: 'rutas',
   description:
     'Conduce el rover por una ruta planificada, tramo a tramo: cada tramo gasta batería y avanza el reloj ' +
     'simulado. Úsala con el ruta_id de planificar_ruta cuando quieras mover el rover de verdad; una ruta a ' +

@@ -7,6 +7,7 @@ import { describeRover, rover, roverIdArg, roverSchema } from '../format.js';
 export const esperar = defineTool({
   name: 'esperar',
   title: 'Esperar a que carguen los paneles',
+  toolset: 'rutas',
   description:
     'Deja el rover aparcado unas horas de su reloj simulado: de día los paneles solares cargan la batería y ' +
     'de noche el rover consume un poco en reposo. Úsala cuando planificar_ruta o ejecutar_ruta se detengan ' +

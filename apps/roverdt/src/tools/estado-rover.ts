@@ -7,6 +7,7 @@ import { describeRover, rover, roverIdArg, roverSchema } from '../format.js';
 export const estadoRover = defineTool({
   name: 'estado_rover',
   title: 'Estado del rover',
+  toolset: 'estado',
   description:
     'Estado actual de un rover: posición y rumbo en el mapa, batería (Wh y %, con la reserva que nunca ' +
     'gasta), modo, reloj simulado, odómetro, ruta a medias, última parada de seguridad y peligros ya ' +

@@ -7,6 +7,7 @@ import { roverIdArg } from '../format.js';
 export const medir = defineTool({
   name: 'medir',
   title: 'Medir con un instrumento',
+  toolset: 'ciencia',
   description:
     'Toma una medida con un instrumento del rover donde está y a su hora simulada: camara (rocas, desnivel, ' +
     'pendiente local y arena blanda a menos de 3 m), espectrometro (composición mineral), termometro ' +

@@ -8,6 +8,7 @@ import { celdaSchema, roverIdArg, ruta, rutaSchema, xy } from '../format.js';
 export const planificarRuta = defineTool({
   name: 'planificar_ruta',
   title: 'Planificar una ruta',
+  toolset: 'rutas',
   description:
     'Planifica y guarda una ruta del rover desde donde está hasta una celda destino del mapa (A* sobre el ' +
     `terreno, evitando rocas, pendientes de más de ${MAX_SLOPE_DEG}° y la arena blanda ya encontrada), con ` +

@@ -13,6 +13,7 @@ const celda = z.object({ x: z.int(), y: z.int() });
 export const terrenoRover = defineTool({
   name: 'terreno_rover',
   title: 'Terreno del rover (vista)',
+  toolset: 'rutas',
   description:
     'Mapa de alturas completo, rocas, arena blanda conocida, posición y ruta más reciente de un rover, para ' +
     'dibujar el mapa del terreno de la vista.',

@@ -26,6 +26,7 @@ const fuente = z.object({
 export const actualizarElementos = defineTool({
   name: 'actualizar_elementos',
   title: 'Actualizar los elementos orbitales',
+  toolset: 'catalogo',
   description:
     'Operador: vuelve a leer ahora las fuentes de elementos orbitales configuradas (archivo y URLs) y dice ' +
     'qué cambió. Úsala cuando los elementos de un satélite son antiguos o tras publicarse juegos nuevos; una ' +

@@ -7,6 +7,7 @@ import { avisoElementos, lines, round, warningField } from '../format.js';
 export const posicionSatelite = defineTool({
   name: 'posicion_satelite',
   title: 'Posición de un satélite',
+  toolset: 'orbitas',
   description:
     'Punto subsatélite (latitud, longitud), altitud, velocidad y si está iluminado o en eclipse en un ' +
     'instante. Úsala para saber dónde está un satélite ahora o en un momento dado.',

@@ -31,6 +31,7 @@ const pase = z.object({
 export const proximosPases = defineTool({
   name: 'proximos_pases',
   title: 'Próximos pases sobre una estación',
+  toolset: 'orbitas',
   // Exactly as the course quotes it (CONTRACT.md); the details a model needs travel in `desde`'s text.
   description: 'Ventanas de visibilidad futuras desde una estación.',
   input: z.strictObject({

@@ -8,6 +8,7 @@ import { fuenteElementos } from '../resources.js';
 export const sateliteInfo = defineTool({
   name: 'satelite_info',
   title: 'Información de un satélite',
+  toolset: 'catalogo',
   description:
     'Datos de catálogo de un satélite. Úsala cuando necesites nombre, régimen orbital o estado operativo.',
   input: z.strictObject({ norad_id: z.int() }),

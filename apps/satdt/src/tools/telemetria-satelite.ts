@@ -6,6 +6,7 @@ import { avisoElementos, lines, round, warningField } from '../format.js';
 export const telemetriaSatelite = defineTool({
   name: 'telemetria_satelite',
   title: 'Telemetría del gemelo de un satélite',
+  toolset: 'telemetria',
   description:
     'Estado simulado del satélite en su gemelo digital: batería (carga al sol, descarga en eclipse), ' +
     'potencia, temperaturas y modo. Úsala para revisar la salud de un satélite antes de planificar un contacto.',

@@ -17,6 +17,7 @@ const DEFAULT_POINTS = 24;
 export const trayectoriasPases = defineTool({
   name: 'trayectorias_pases',
   title: 'Trayectorias de pases en el cielo (vista)',
+  toolset: 'orbitas',
   description:
     'Azimut y elevación a lo largo de cada pase, para dibujarlo en el gráfico del cielo de la vista.',
   input: z.strictObject({

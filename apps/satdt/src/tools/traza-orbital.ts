@@ -14,6 +14,7 @@ const DEFAULT_POINTS = 121;
 export const trazaOrbital = defineTool({
   name: 'traza_orbital',
   title: 'Traza orbital de un satélite (vista)',
+  toolset: 'orbitas',
   description:
     'Puntos subsatélite desde una órbita antes hasta una órbita después de un instante, y las estaciones con ' +
     'su círculo de visibilidad, para dibujar el mapa de la traza de la vista.',

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Logger } from '../logging.js';
+import type { ToolSwitch } from '../toolsets.js';
 
 /** The four MCP tool annotations; every tool states all of them (DESIGN.md §3 rule 7). */
 export interface ToolAnnotations {
@@ -25,6 +26,8 @@ export interface ToolContext<D> {
   /** Reports progress when the client sent a progressToken; a no-op otherwise. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   logger: Logger;
+  /** This session's tool groups (what listar_grupos and activar_grupo act on). */
+  tools: ToolSwitch;
 }
 
 /** An MCP Apps view: one self-contained HTML file served as a `ui://` resource (the `io.modelcontextprotocol/ui` extension). */
@@ -55,6 +58,8 @@ export interface ToolDefinition<
   title: string;
   /** Spanish; says when to use the tool. */
   description: string;
+  /** The group `--toolsets` and `--dynamic-toolsets` select it by: a Spanish word, shared by related tools. */
+  toolset: string;
   input: I;
   output?: O;
   annotations: ToolAnnotations;

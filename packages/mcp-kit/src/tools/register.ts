@@ -1,24 +1,41 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
-  type ListToolsResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logging.js';
 import { ErrorCodes, isDomainError, ProtocolError } from '../protocol/errors.js';
 import type { ProtocolSession } from '../protocol/session.js';
 import { inputErrorsAreToolResults } from '../protocol/versions.js';
-import { clientOffersUi, isViewOnly, registerViews, withUiMeta } from './apps.js';
+import type { SessionTools } from '../toolsets.js';
+import { clientOffersUi, registerViews } from './apps.js';
 import type { AnyTool, ToolContext } from './define.js';
 import { toJsonSchema } from './json-schema.js';
 import { describeArgumentIssues, formatArgumentIssues } from './validation.js';
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
+/** The tool call being handled: its server, and how to notify on the call's own stream. */
+export interface CallNotifier {
+  server: McpServer;
+  send(notification: { method: string }): Promise<void>;
+}
+
+/**
+ * The tool call a piece of code runs in, if any. A list that changes because of a call is announced on
+ * that call's own stream: over Streamable HTTP it reaches the client before the result, whereas the
+ * standalone GET stream may not be open yet.
+ */
+export const currentCall = new AsyncLocalStorage<CallNotifier>();
+
 export interface ToolRegistryOptions<D> {
-  tools: readonly AnyTool<D>[];
+  /** The tools this session sees; they may change while it lasts. */
+  tools: SessionTools<D>;
+  /** Whether `tools` can change: declared to the client as `tools.listChanged`. */
+  listChanged: boolean;
   deps: D;
   session: ProtocolSession;
   logger: Logger;
@@ -62,31 +79,22 @@ const descriptions = new WeakMap<AnyTool<unknown>, Tool>();
  * turns unknown tools and invalid arguments into tool results under every protocol version.
  */
 export function registerTools<D>(server: McpServer, options: ToolRegistryOptions<D>): void {
-  const tools = activeTools(options.tools, options.readOnly);
+  const { logger, session, tools } = options;
   // Clients without MCP Apps get exactly the plain surface: no `_meta.ui`, no view-only tools, no views.
   const offersUi = () => clientOffersUi(server.server.getClientCapabilities());
-  const plainTools = tools.filter((tool) => !isViewOnly(tool as AnyTool<unknown>));
-  const byName = new Map(plainTools.map((tool) => [tool.name, tool]));
-  const byNameWithUi = new Map(tools.map((tool) => [tool.name, tool]));
-  const listing: ListToolsResult = {
-    tools: plainTools.map((tool) => describeTool(tool as AnyTool<unknown>)),
-  };
-  const listingWithUi: ListToolsResult = {
-    tools: tools.map((tool) => withUiMeta(tool as AnyTool<unknown>, describeTool(tool as AnyTool<unknown>))),
-  };
-  const { logger, session } = options;
 
-  server.server.registerCapabilities({ tools: { listChanged: false } });
-  registerViews(server, tools as AnyTool<unknown>[], offersUi);
-  server.server.setRequestHandler(ListToolsRequestSchema, () => (offersUi() ? listingWithUi : listing));
+  server.server.registerCapabilities({ tools: { listChanged: options.listChanged } });
+  registerViews(server, tools.offered as readonly AnyTool<unknown>[], offersUi);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => tools.list(offersUi()));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
-    const known = offersUi() ? byNameWithUi : byName;
-    const tool = known.get(name);
+    // Looked up per call: a tool this session no longer sees is as unknown as one it never had.
+    const withUi = offersUi();
+    const tool = tools.get(name, withUi);
     if (!tool) {
       throw new ProtocolError(
         ErrorCodes.InvalidParams,
-        `Herramienta desconocida: '${name}'. Herramientas disponibles: ${[...known.keys()].join(', ')}.`,
+        `Herramienta desconocida: '${name}'. Herramientas disponibles: ${tools.names(withUi).join(', ')}.`,
       );
     }
     if (options.readOnly && !tool.annotations.readOnlyHint) {
@@ -121,6 +129,7 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
       deps: options.deps,
       signal,
       logger,
+      tools,
       progress: async (progress, total, message) => {
         if (progressToken === undefined || signal.aborted) return;
         await extra.sendNotification({
@@ -138,7 +147,14 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
     const started = performance.now();
     const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
     try {
-      const output = await untilAborted(tool.handler(parsed.data, context), signal);
+      const notifier: CallNotifier = {
+        server,
+        send: (notification) => extra.sendNotification(notification as never),
+      };
+      const output = await untilAborted(
+        currentCall.run(notifier, () => tool.handler(parsed.data, context)),
+        signal,
+      );
       const result: CallToolResult = { content: [{ type: 'text', text: output.text }] };
       if (tool.output) {
         const checked = tool.output.safeParse((output as { data: unknown }).data);

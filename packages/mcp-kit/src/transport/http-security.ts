@@ -86,15 +86,31 @@ export class OriginGuard {
   }
 }
 
+/** One bearer token of `MCP_HTTP_TOKENS_FILE` and whose it is. */
+export interface TokenEntry {
+  token: string;
+  scope: string;
+  label: string;
+}
+
+/** Who an HTTP session belongs to; what its token's entry says, never the token. */
+export type Principal = Omit<TokenEntry, 'token'>;
+
 /**
  * Bearer-token authentication. Compares digests with `timingSafeEqual`, so neither the token's content nor
  * its length leaks through timing.
  */
 export class BearerAuth {
-  private readonly digest: Buffer;
+  private readonly digest: Buffer | undefined;
+  private readonly principals: ReadonlyArray<{ digest: Buffer; principal: Principal }>;
 
-  constructor(token: string) {
-    this.digest = sha256(token);
+  /** `token`: the one shared token (sessions get the process's own rights); `principals`: one per token. */
+  constructor(token: string | undefined, principals: readonly TokenEntry[] = []) {
+    this.digest = token === undefined ? undefined : sha256(token);
+    this.principals = principals.map(({ token: secret, ...principal }) => ({
+      digest: sha256(secret),
+      principal,
+    }));
   }
 
   check(req: IncomingMessage): Refusal | undefined {
@@ -107,7 +123,7 @@ export class BearerAuth {
         headers: { 'WWW-Authenticate': 'Bearer realm="mcp"' },
       };
     }
-    if (!timingSafeEqual(sha256(match[1]!), this.digest)) {
+    if (this.identify(match[1]!) === undefined) {
       return {
         status: 401,
         message: 'Unauthorized: invalid bearer token',
@@ -115,6 +131,22 @@ export class BearerAuth {
       };
     }
     return undefined;
+  }
+
+  /** Who an accepted request is: the entry of its token, or undefined for the shared token. */
+  principalOf(req: IncomingMessage): Principal | undefined {
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '');
+    const found = match ? this.identify(match[1]!) : undefined;
+    return found === 'shared' ? undefined : found;
+  }
+
+  /** Compares with every token, never stopping early, so timing tells nothing about which one matched. */
+  private identify(token: string): Principal | 'shared' | undefined {
+    const digest = sha256(token);
+    let found: Principal | 'shared' | undefined;
+    if (this.digest && timingSafeEqual(digest, this.digest)) found = 'shared';
+    for (const entry of this.principals) if (timingSafeEqual(digest, entry.digest)) found ??= entry.principal;
+    return found;
   }
 }
 

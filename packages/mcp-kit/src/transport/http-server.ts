@@ -23,7 +23,15 @@ import {
   HEALTH_PATH,
   MCP_PATH,
 } from './http-options.js';
-import { BearerAuth, OriginGuard, type Refusal, stripCredentials, urlHost } from './http-security.js';
+import {
+  BearerAuth,
+  OriginGuard,
+  type Principal,
+  type Refusal,
+  stripCredentials,
+  type TokenEntry,
+  urlHost,
+} from './http-security.js';
 import { type HttpSession, SessionRegistry } from './http-sessions.js';
 import { StatelessCalls } from './http-stateless.js';
 import {
@@ -42,12 +50,14 @@ const ASSUMED_PROTOCOL_VERSION = '2025-03-26';
 
 export interface HttpServerOptions {
   /** Builds one server (with its own ProtocolSession) per session, or per request when stateless. */
-  newServer: () => KitServer;
+  newServer: (principal?: Principal) => KitServer;
   logger: Logger;
   host: string;
   port: number;
   /** Bearer token clients must present; unset: no authentication (loopback only, enforced by run.ts). */
   token?: string;
+  /** Tokens with their own scope (`MCP_HTTP_TOKENS_FILE`): each session gets the rights of its token. */
+  tokens?: readonly TokenEntry[];
   allowedOrigins?: readonly string[];
   allowedHosts?: readonly string[];
   stateless?: boolean;
@@ -97,7 +107,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     allowedHosts: options.allowedHosts,
     bindHost: options.host,
   });
-  const auth = options.token ? new BearerAuth(options.token) : undefined;
+  const auth =
+    options.token || options.tokens?.length ? new BearerAuth(options.token, options.tokens) : undefined;
   const registry = new SessionRegistry(
     {
       maxSessions: options.maxSessions,
@@ -146,6 +157,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       refuse(res, refusal);
       return;
     }
+    const principal = auth?.principalOf(req);
     stripCredentials(req);
     const allowed = options.stateless ? ['POST'] : ['POST', 'GET', 'DELETE'];
     if (!allowed.includes(req.method ?? '')) {
@@ -215,8 +227,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       return;
     }
 
-    if (options.stateless) await serveStateless(req, res, body, opening, version);
-    else await serveStateful(req, res, body, opening);
+    if (options.stateless) await serveStateless(req, res, body, opening, version, principal);
+    else await serveStateful(req, res, body, opening, principal);
   }
 
   async function serveStateful(
@@ -224,11 +236,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     res: ServerResponse,
     body: unknown,
     opening: boolean,
+    principal: Principal | undefined,
   ): Promise<void> {
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string' && id !== '') {
       const session = registry.get(id);
-      if (!session) {
+      // Another token's session is not found: a session id must not carry one token's rights to another.
+      if (!session || session.principal !== principal) {
         sendError(res, 404, SESSION_NOT_FOUND, 'Session not found');
         return;
       }
@@ -287,7 +301,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     let session: HttpSession | undefined;
     try {
-      const kit = options.newServer();
+      const kit = options.newServer(principal);
       const events = new SessionEventStore();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
@@ -300,6 +314,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
             transport,
             events,
             client,
+            principal,
             openedAt: Date.now(),
             lastSeen: Date.now(),
             inflight: 0,
@@ -364,6 +379,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     body: unknown,
     opening: boolean,
     version: string | string[] | undefined,
+    principal: Principal | undefined,
   ): Promise<void> {
     if (statelessCalls.cancel(body)) {
       res.writeHead(202).end();
@@ -393,7 +409,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       else statelessInflight.set(client, left);
     });
     capStream(res, maxBufferedBytes);
-    const kit = options.newServer();
+    const kit = options.newServer(principal);
     if (!opening) {
       // No session carries the handshake from one request to the next: each request is taken as coming
       // from an initialized client that speaks the version of its MCP-Protocol-Version header.

@@ -3,6 +3,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { Logger } from '../logging.js';
 import type { KitServer } from '../server.js';
 import type { SessionEventStore } from './http-event-store.js';
+import type { Principal } from './http-security.js';
 
 /** One MCP session over HTTP: its own server, protocol session, guard and SDK transport. */
 export interface HttpSession {
@@ -14,6 +15,8 @@ export interface HttpSession {
   readonly client: string;
   /** When it was opened (ms since epoch). */
   readonly openedAt: number;
+  /** The token entry that opened the session; only that token may use it. Undefined: the shared token. */
+  readonly principal?: Principal | undefined;
   /** Last time a request of this session started or ended (ms since epoch). */
   lastSeen: number;
   /** Requests of this session in flight, open GET streams included: such a session is never idle. */

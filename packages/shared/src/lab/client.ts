@@ -8,6 +8,7 @@ import {
   SessionSchema,
   type StartSessionRequest,
   StatementSchema,
+  StudentLabsSchema,
   SubmissionSchema,
 } from './schemas.js';
 
@@ -39,6 +40,11 @@ export class LabClient {
 
   startSession(request: StartSessionRequest, signal?: AbortSignal) {
     return this.rest.call({ method: 'POST', path: '/v1/sessions', body: request }, SessionSchema, signal);
+  }
+
+  /** The labs a student has passed, in any session: what their next labs depend on. */
+  studentLabs(student: string, signal?: AbortSignal) {
+    return this.rest.get(`/v1/students/${segment(student)}/labs`, StudentLabsSchema, undefined, signal);
   }
 
   getSession(session: string, signal?: AbortSignal) {

@@ -44,6 +44,10 @@ export const LabSummarySchema = z.object({
 export type LabSummary = z.infer<typeof LabSummarySchema>;
 export const LabListSchema = z.object({ labs: z.array(LabSummarySchema) });
 
+/** `GET /v1/students/{student}/labs`: the labs a student has passed (in any session), by id. */
+export const StudentLabsSchema = z.object({ student: z.string(), passed: z.array(LabIdSchema) });
+export type StudentLabs = z.infer<typeof StudentLabsSchema>;
+
 export const LabDetailSchema = LabSummarySchema.extend({
   /** Graduated hints, vaguest first: a tutor gives them one at a time. */
   hints: z.array(z.string()),

@@ -209,6 +209,11 @@ export class LabStore {
       .map((row) => ({ ...row, findings: JSON.parse(row.findings) as Finding[] }));
   }
 
+  /** The labs a student has passed at least once (a graded submission without a failed rule), any session. */
+  passedLabs(student: string): string[] {
+    return this.statements.passedLabs.all<{ lab: string }>(student).map((row) => row.lab);
+  }
+
   /** Submissions left ungraded (pending, or claimed by a grader that is gone), oldest first. */
   unfinished(nowMs: number, staleMs: number): string[] {
     return this.statements.unfinished.all<{ id: string }>(nowMs - staleMs).map((row) => row.id);
@@ -252,6 +257,12 @@ function prepareStatements(db: SqlDatabase) {
     finish: db.prepare('UPDATE submission SET status = ?, finished_ms = ?, reason = ? WHERE id = ?'),
     results: db.prepare(
       'SELECT rule, title, outcome, findings FROM rule_result WHERE submission_id = ? ORDER BY position',
+    ),
+    passedLabs: db.prepare(
+      `SELECT DISTINCT se.lab FROM submission s JOIN session se ON se.id = s.session_id
+       WHERE se.student = ? AND s.status = 'evaluada'
+         AND NOT EXISTS (SELECT 1 FROM rule_result r WHERE r.submission_id = s.id AND r.outcome = 'fallida')
+       ORDER BY se.lab`,
     ),
     unfinished: db.prepare(
       `SELECT id FROM submission

@@ -8,6 +8,7 @@ import {
   type LabSummary,
   MAX_SUBMISSION_BYTES,
   SESSION_ID_PATTERN,
+  STUDENT_PATTERN,
   StartSessionRequestSchema,
   SUBMISSION_ID_PATTERN,
   type Submission,
@@ -223,6 +224,21 @@ export function createLabSystem(options: LabSystemOptions = {}): LabSystem {
                 : `No se pudo comprobar el estudiante en la academia (${answer.reason}); la sesión se abrió ` +
                   'igualmente, sin verificar.',
           });
+        },
+      },
+      {
+        method: 'GET',
+        pattern: '/v1/students/:student/labs',
+        handle: ({ params }) => {
+          const student = params.student!;
+          if (!STUDENT_PATTERN.test(student)) {
+            throw badRequest(
+              `Id de estudiante inválido ${JSON.stringify(student.slice(0, 80))}: palabras en minúsculas unidas ` +
+                'por guiones (p. ej. ana-garcia).',
+              { student: student.slice(0, 80) },
+            );
+          }
+          return { student, passed: store.passedLabs(student) };
         },
       },
       {

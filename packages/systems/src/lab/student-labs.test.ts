@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inProcessTransport, SystemError } from '@code-cluster/shared';
+import { LabClient } from '@code-cluster/shared/lab';
+import { afterEach, expect, it } from 'vitest';
+import { createLabSystem, type LabSystem } from './system.js';
+
+const dirs: string[] = [];
+const systems: LabSystem[] = [];
+afterEach(() => {
+  for (const system of systems.splice(0)) system.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const HANDSHAKE = [
+  '→ {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"a","version":"1"}}}',
+  '← {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}',
+  '→ {"jsonrpc":"2.0","method":"notifications/initialized"}',
+].join('\n');
+
+async function graded(system: LabSystem, lab: LabClient, student: string, content: string) {
+  const session = await lab.startSession({ lab: 'mcp-handshake', student });
+  await lab.submit(session.id, content);
+  await system.idle();
+}
+
+it('GET /v1/students/{student}/labs lists the labs a student passed, in any session, and nobody else', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'code-lab-'));
+  dirs.push(dir);
+  const file = join(dir, 'lab.db');
+  const system = createLabSystem({ file });
+  systems.push(system);
+  const lab = new LabClient(inProcessTransport(() => system.handler));
+
+  expect(await lab.studentLabs('ana-garcia')).toEqual({ student: 'ana-garcia', passed: [] });
+  // A failed attempt passes nothing; a later passing one, in another session, does.
+  await graded(system, lab, 'ana-garcia', `${HANDSHAKE}\n← {"jsonrpc":"2.0","id":null,"result":{}}`);
+  expect((await lab.studentLabs('ana-garcia')).passed).toEqual([]);
+  await graded(system, lab, 'ana-garcia', HANDSHAKE);
+  expect((await lab.studentLabs('ana-garcia')).passed).toEqual(['mcp-handshake']);
+  expect((await lab.studentLabs('bruno-diaz')).passed).toEqual([]);
+
+  // What is stored outlives the process.
+  system.close();
+  systems.pop();
+  const reopened = createLabSystem({ file });
+  systems.push(reopened);
+  const again = new LabClient(inProcessTransport(() => reopened.handler));
+  expect((await again.studentLabs('ana-garcia')).passed).toEqual(['mcp-handshake']);
+
+  const bad = await again.studentLabs('Ana García').catch((error: unknown) => error);
+  expect(bad).toBeInstanceOf(SystemError);
+  expect((bad as SystemError).status).toBe(400);
+  expect((bad as SystemError).message).toContain('Id de estudiante inválido "Ana García"');
+});
