@@ -61,3 +61,8 @@ function full(dir: string, free: number): DataDirCheck {
       'CODE_CLUSTER_DATA_DIR to a directory on another disk; reads still work, every write will fail',
   };
 }
+
+/** A system's own file in the data dir (`hub.db`, `lab.db`): where it persists unless told otherwise. */
+export function dataFile(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(dataDir(env), name);
+}

@@ -1,4 +1,4 @@
-export { checkDataDir, type DataDirCheck, dataDir } from './data-dir.js';
+export { checkDataDir, type DataDirCheck, dataDir, dataFile } from './data-dir.js';
 export { StorageError, type StorageProblem, storageProblem } from './errors.js';
 export {
   type OpenOptions,
