@@ -263,12 +263,13 @@ describe('lab system', () => {
     expect((await failure(lab.startSession({ lab: 'mcp-nada', student: 'ana' }))).message).toContain(
       'No existe el laboratorio "mcp-nada"',
     );
-    expect((await failure(lab.startSession({ lab: 'mcp-handshake', student: 'con espacios' }))).status).toBe(
-      422,
-    );
+    const malformed = await failure(lab.startSession({ lab: 'mcp-handshake', student: 'con espacios' }));
+    expect(malformed.status).toBe(400);
+    expect(malformed.message).toContain("Campo 'student' inválido");
+    expect(malformed.message).toContain('"con espacios"');
     // The one student id format of the cluster is the academy's: `ana.garcia` is refused.
     expect((await failure(lab.startSession({ lab: 'mcp-handshake', student: 'ana.garcia' }))).status).toBe(
-      422,
+      400,
     );
     expect((await failure(lab.submit('ses-000000000000', 'x'))).message).toContain('No existe la sesión');
     expect((await failure(lab.result('ent-000000000000'))).status).toBe(404);
