@@ -122,7 +122,7 @@ export type Handlers<Api extends Record<string, Endpoint>> = { [K in keyof Api]:
 /**
  * A system's REST API served from its declaration: each request is parsed with its endpoint's schemas
  * before its handler runs. The one status policy of every system (see docs/architecture.md):
- * a request that breaks its endpoint's schema is 400, except a body text or list over its bound, 413;
+ * a request that breaks its endpoint's schema is 400, except a text of the body over its length bound, 413;
  * a handler's Refusal is 400/404/409/422/413 by its kind; a StorageError 507; anything else 500.
  */
 export function routes<Api extends Record<string, Endpoint>>(
@@ -172,8 +172,7 @@ function parsePart<S extends z.ZodType | undefined>(
   const bound =
     'maximum' in issue ? { maximum: issue.maximum } : 'minimum' in issue ? { minimum: issue.minimum } : {};
   const extensions = { [part === 'body' ? 'field' : 'parameter']: field, ...bound };
-  const tooBig =
-    part === 'body' && issue.code === 'too_big' && (issue.origin === 'string' || issue.origin === 'array');
+  const tooBig = part === 'body' && issue.code === 'too_big' && issue.origin === 'string';
   throw tooBig
     ? new HttpProblem(413, 'Content Too Large', detail, extensions)
     : badRequest(detail, extensions);
