@@ -258,6 +258,16 @@ describe('lab system', () => {
     expect((await lab.getSession(session.id)).submissions).toBe(0);
   });
 
+  it('refuses a submission over its length bound with 413 from the schema, naming the field and the bound', async () => {
+    const { lab } = open();
+    const session = await lab.startSession({ lab: 'mcp-handshake', student: 'carla-mendez' });
+    const error = await failure(lab.submit(session.id, 'x'.repeat(MAX_SUBMISSION_BYTES + 1)));
+    expect(error.status).toBe(413);
+    expect(error.message).toContain("Campo 'content' inválido");
+    expect(error.message).toContain(`<=${MAX_SUBMISSION_BYTES}`);
+    expect((await lab.getSession(session.id)).submissions).toBe(0);
+  });
+
   it('refuses unknown labs, sessions and submissions, and malformed students, naming them', async () => {
     const { lab } = open();
     expect((await failure(lab.startSession({ lab: 'mcp-nada', student: 'ana' }))).message).toContain(
