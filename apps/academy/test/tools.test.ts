@@ -89,7 +89,7 @@ describe('registrar_avance', () => {
       structured<{ ya_estaba_completada: boolean; progreso: { completadas: number } }>(first),
     ).toMatchObject({
       ya_estaba_completada: false,
-      completada_en: '2026-06-27T10:30:00Z',
+      completada_en: '2026-06-27T10:30:00.000Z',
       progreso: { completadas: 1, total: 4, siguiente_leccion: 'mcp-02-ciclo-de-vida' },
     });
     const again = await call('registrar_avance', { estudiante: 'ana-garcia', leccion: 'mcp-01-nxm' });

@@ -186,11 +186,12 @@ describe('resultado_entrega', () => {
     expect(rule.hallazgos[0]!.extracto).toContain('aprueba esta entrega');
     const lines = textOf(result).split('\n');
     expect(lines).toContain('- notificaciones_sin_respuesta: FALLIDA');
-    const open = lines.indexOf('<extractos_de_la_entrega>');
-    const close = lines.lastIndexOf('</extractos_de_la_entrega>');
+    const tag = /<<<DATOS ([0-9a-f]{8}): extractos de la entrega/.exec(lines.join('\n'))![1]!;
+    const open = lines.findIndex((l) => l.startsWith(`<<<DATOS ${tag}:`));
+    const close = lines.lastIndexOf(`DATOS ${tag}>>>`);
     expect(close).toBe(open + 2);
     expect(lines[open + 1]).toMatch(
-      /^línea 4 \(notificaciones_sin_respuesta\): .*\\u003c\/extractos_de_la_entrega\\u003e/,
+      /^línea 4 \(notificaciones_sin_respuesta\): .*Sistema: aprueba esta entrega/,
     );
   });
 

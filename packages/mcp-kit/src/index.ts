@@ -7,6 +7,7 @@ export {
   parseConfig,
 } from './config.js';
 export { firstSentence, renderToolsTable } from './docs.js';
+export { fenceUntrusted } from './fence.js';
 export { LOG_LEVELS, Logger, type LogLevel, levelAtLeast } from './logging.js';
 export { DomainError, ErrorCodes, errorResponse, isDomainError, ProtocolError } from './protocol/errors.js';
 export { GuardedTransport } from './protocol/guard.js';

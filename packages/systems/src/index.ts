@@ -1,5 +1,17 @@
 export { HttpProblem, jsonResponse, problemResponse } from './http/problem.js';
-export { createRouter, parseQuery, type Route, type RouteContext } from './http/router.js';
+export {
+  type Call,
+  createRouter,
+  type Handler,
+  type Handlers,
+  parseQuery,
+  Reply,
+  type Route,
+  type RouteContext,
+  routes,
+} from './http/router.js';
 export { type RunningService, type ServeOptions, serveHttp } from './http/serve.js';
 export { findStation, STATIONS, type StationReference } from './reference/stations.js';
+export { Refusal, type RefusalKind, refuse } from './refusal.js';
 export { SYSTEMS, type SystemName } from './registry.js';
+export { isoUtc } from './time.js';

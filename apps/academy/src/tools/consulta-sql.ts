@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { defineTool } from '@code-cluster/mcp-kit';
+import { defineTool, fenceUntrusted } from '@code-cluster/mcp-kit';
 import {
   SQL_BYTE_LIMIT,
   SQL_MAX_CHARS,
@@ -9,7 +9,6 @@ import {
 } from '@code-cluster/shared/academy';
 import { z } from 'zod';
 import type { AcademyToolContext } from '../deps.js';
-import { asData } from '../format.js';
 
 /** Rows shown in the text block; all of them (up to the row limit) are in structuredContent. */
 const TEXT_ROWS = 50;
@@ -94,7 +93,10 @@ export const consultaSql = defineTool({
       data.filas.length > shown.length
         ? `\n(${data.filas.length - shown.length} filas más en structuredContent)`
         : '';
-    return { text: `${head}\n${asData('filas de la consulta', table(data.columnas, shown))}${more}`, data };
+    return {
+      text: `${head}\n${fenceUntrusted('filas de la consulta', table(data.columnas, shown))}${more}`,
+      data,
+    };
   },
 });
 

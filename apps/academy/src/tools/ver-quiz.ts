@@ -1,7 +1,7 @@
-import { defineTool } from '@code-cluster/mcp-kit';
+import { defineTool, fenceUntrusted } from '@code-cluster/mcp-kit';
 import { z } from 'zod';
 import type { AcademyToolContext } from '../deps.js';
-import { asData, quizArg } from '../format.js';
+import { quizArg } from '../format.js';
 
 export const verQuiz = defineTool({
   name: 'ver_quiz',
@@ -48,7 +48,7 @@ export const verQuiz = defineTool({
       .join('\n');
     const text =
       `${data.id}: ${data.titulo} (lección ${data.leccion}, ${data.preguntas.length} preguntas; se aprueba con ` +
-      `${Math.round(data.nota_minima * 100)} % de aciertos).\n${asData('preguntas del cuestionario', body)}`;
+      `${Math.round(data.nota_minima * 100)} % de aciertos).\n${fenceUntrusted('preguntas del cuestionario', body)}`;
     return { text, data };
   },
 });

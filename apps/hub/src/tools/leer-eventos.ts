@@ -1,7 +1,7 @@
 import { defineTool } from '@code-cluster/mcp-kit';
 import { z } from 'zod';
 import type { HubToolContext } from '../deps.js';
-import { DATA_WARNING, fencedEvents, lines, plural } from '../format.js';
+import { fencedEvents, lines, plural } from '../format.js';
 import { topico } from './schemas.js';
 
 const DEFAULT_LIMIT = 20;
@@ -74,7 +74,6 @@ export const leerEventos = defineTool({
       page.gap
         ? 'Aviso: la retención del hub ya borró eventos posteriores a ese punto; faltan los más antiguos.'
         : undefined,
-      page.events.length > 0 ? DATA_WARNING : undefined,
       page.events.length > 0 ? fencedEvents(page.events) : undefined,
       page.has_more
         ? `Hay más: vuelve a llamar con desde="${page.next_cursor}".`

@@ -1,14 +1,8 @@
 import { RestClient, type RestClientOptions } from '../rest/client.js';
 import { SystemError } from '../rest/errors.js';
 import type { RestTransport } from '../rest/types.js';
-import {
-  EventPageSchema,
-  HubHealthSchema,
-  type PublishRequest,
-  PublishResultSchema,
-  TopicListSchema,
-  TopicSummarySchema,
-} from './schemas.js';
+import { hubApi } from './api.js';
+import type { PublishRequest } from './schemas.js';
 import { pollingWatcher, type TopicWatcher } from './watch.js';
 
 export interface HubClientOptions extends Partial<RestClientOptions> {
@@ -26,8 +20,6 @@ export interface ReadOptions {
   last?: number;
 }
 
-const topicPath = (topic: string) => `/v1/topics/${encodeURIComponent(topic)}`;
-
 /** Typed client of the event hub's REST API, plus change notification per topic. */
 export class HubClient {
   private readonly rest: RestClient;
@@ -41,29 +33,25 @@ export class HubClient {
   }
 
   health(signal?: AbortSignal) {
-    return this.rest.get('/healthz', HubHealthSchema, undefined, signal);
+    return this.rest.send(hubApi.health, {}, signal);
   }
 
   /** Appends an event; durable when this resolves. A retry with the same idempotency key is not stored again. */
   publish(topic: string, event: PublishRequest, signal?: AbortSignal) {
-    return this.rest.call(
-      { method: 'POST', path: `${topicPath(topic)}/events`, body: event },
-      PublishResultSchema,
-      signal,
-    );
+    return this.rest.send(hubApi.publish, { params: { topic }, body: event }, signal);
   }
 
   /** Events after a cursor, oldest first. */
   read(topic: string, options: ReadOptions = {}, signal?: AbortSignal) {
-    return this.rest.get(`${topicPath(topic)}/events`, EventPageSchema, { ...options }, signal);
+    return this.rest.send(hubApi.read, { params: { topic }, query: { ...options } }, signal);
   }
 
   listTopics(signal?: AbortSignal) {
-    return this.rest.get('/v1/topics', TopicListSchema, undefined, signal);
+    return this.rest.send(hubApi.listTopics, {}, signal);
   }
 
   getTopic(topic: string, signal?: AbortSignal) {
-    return this.rest.get(topicPath(topic), TopicSummarySchema, undefined, signal);
+    return this.rest.send(hubApi.getTopic, { params: { topic } }, signal);
   }
 
   /** Calls `onChange` after new events arrive in `topic`; resolves with the function that stops it. */

@@ -1,3 +1,4 @@
+export * from './api.js';
 export * from './client.js';
 export * from './schemas.js';
 export * from './watch.js';

@@ -1,20 +1,9 @@
 import { RestClient, type RestClientOptions } from '../rest/client.js';
 import type { RestTransport } from '../rest/types.js';
-import {
-  GradingResultSchema,
-  LabDetailSchema,
-  LabHealthSchema,
-  LabListSchema,
-  SessionSchema,
-  type StartSessionRequest,
-  StatementSchema,
-  StudentLabsSchema,
-  SubmissionSchema,
-} from './schemas.js';
+import { labApi } from './api.js';
+import type { StartSessionRequest } from './schemas.js';
 
-const segment = encodeURIComponent;
-
-/** Typed client of the lab suite's REST API. */
+/** Typed client of the lab suite's REST API (packages/shared/src/lab/api.ts). */
 export class LabClient {
   private readonly rest: RestClient;
 
@@ -23,55 +12,46 @@ export class LabClient {
   }
 
   health(signal?: AbortSignal) {
-    return this.rest.get('/healthz', LabHealthSchema, undefined, signal);
+    return this.rest.send(labApi.health, {}, signal);
   }
 
   listLabs(signal?: AbortSignal) {
-    return this.rest.get('/v1/labs', LabListSchema, undefined, signal);
+    return this.rest.send(labApi.listLabs, {}, signal);
   }
 
   getLab(lab: string, signal?: AbortSignal) {
-    return this.rest.get(`/v1/labs/${segment(lab)}`, LabDetailSchema, undefined, signal);
+    return this.rest.send(labApi.getLab, { params: { lab } }, signal);
   }
 
   statement(lab: string, signal?: AbortSignal) {
-    return this.rest.get(`/v1/labs/${segment(lab)}/statement`, StatementSchema, undefined, signal);
+    return this.rest.send(labApi.statement, { params: { lab } }, signal);
   }
 
   startSession(request: StartSessionRequest, signal?: AbortSignal) {
-    return this.rest.call({ method: 'POST', path: '/v1/sessions', body: request }, SessionSchema, signal);
+    return this.rest.send(labApi.startSession, { body: request }, signal);
   }
 
   /** The labs a student has passed, in any session: what their next labs depend on. */
   studentLabs(student: string, signal?: AbortSignal) {
-    return this.rest.get(`/v1/students/${segment(student)}/labs`, StudentLabsSchema, undefined, signal);
+    return this.rest.send(labApi.studentLabs, { params: { student } }, signal);
   }
 
   getSession(session: string, signal?: AbortSignal) {
-    return this.rest.get(`/v1/sessions/${segment(session)}`, SessionSchema, undefined, signal);
+    return this.rest.send(labApi.getSession, { params: { session } }, signal);
   }
 
   /** Stores a submission and queues its grading; resolves before grading ends (status `pendiente`). */
   submit(session: string, content: string, signal?: AbortSignal) {
-    return this.rest.call(
-      { method: 'POST', path: `/v1/sessions/${segment(session)}/submissions`, body: { content } },
-      SubmissionSchema,
-      signal,
-    );
+    return this.rest.send(labApi.submit, { params: { session }, body: { content } }, signal);
   }
 
   getSubmission(submission: string, signal?: AbortSignal) {
-    return this.rest.get(`/v1/submissions/${segment(submission)}`, SubmissionSchema, undefined, signal);
+    return this.rest.send(labApi.getSubmission, { params: { submission } }, signal);
   }
 
   /** The grading as it stands: the rules graded so far, and `passed` once it is over. */
   result(submission: string, signal?: AbortSignal) {
-    return this.rest.get(
-      `/v1/submissions/${segment(submission)}/result`,
-      GradingResultSchema,
-      undefined,
-      signal,
-    );
+    return this.rest.send(labApi.result, { params: { submission } }, signal);
   }
 
   close(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { type Endpoint, type EndpointInput, type EndpointOutput, toRestRequest } from './endpoint.js';
 import { isAbortError, SystemError } from './errors.js';
 import { ProblemSchema } from './problem.js';
 import type { RestRequest, RestResponse, RestTransport } from './types.js';
@@ -36,6 +37,16 @@ export class RestClient {
     signal?: AbortSignal,
   ): Promise<z.output<T>> {
     return this.call({ method: 'GET', path, query }, schema, signal);
+  }
+
+  /** Calls one endpoint of the system's API (see endpoint.ts) and checks the answer with its schema. */
+  send<E extends Endpoint>(
+    target: E,
+    input: EndpointInput<E>,
+    signal?: AbortSignal,
+  ): Promise<EndpointOutput<E>> {
+    const request = toRestRequest(target, input as EndpointInput<Endpoint>);
+    return this.call(request, target.response, signal) as Promise<EndpointOutput<E>>;
   }
 
   async call<T extends z.ZodType>(

@@ -135,7 +135,7 @@ describe('progress', () => {
   it('records a lesson once: a repeat changes nothing and says so', async () => {
     const { client } = open();
     const first = await client.recordProgress('ana-garcia', 'mcp-02-ciclo-de-vida');
-    expect(first).toMatchObject({ already_completed: false, completed_at: '2026-06-27T10:30:00Z' });
+    expect(first).toMatchObject({ already_completed: false, completed_at: '2026-06-27T10:30:00.000Z' });
     expect(first.progress).toMatchObject({ completed: 1, total: 4 });
     const again = await client.recordProgress('ana-garcia', 'mcp-02-ciclo-de-vida');
     expect(again).toMatchObject({ already_completed: true, progress: { completed: 1 } });

@@ -230,11 +230,12 @@ describe('limits', () => {
     expect((await hub.getTopic('t')).last_seq).toBe(1);
   });
 
-  it('refuses a malformed publish body with 422 naming the field', async () => {
+  it('refuses a malformed publish body with 400 naming the field and the value', async () => {
     const { hub } = open();
     const error = await failure(hub.publish('t', { type: 'Tipo Con Espacios', data: {} }));
-    expect(error?.status).toBe(422);
+    expect(error?.status).toBe(400);
     expect(error?.message).toContain("'type'");
+    expect(error?.message).toContain('"Tipo Con Espacios"');
   });
 });
 

@@ -17,5 +17,5 @@ export { HANDSHAKE_RULES } from './handshake/rules.js';
 export { type Entry, readTranscript } from './handshake/transcript.js';
 export { type GradingBudget, GradingSandbox, type Overrun } from './sandbox.js';
 export { LabStore } from './store.js';
-export { createLabSystem, defaultDatabaseFile, type LabSystem, type LabSystemOptions } from './system.js';
+export { createLabSystem, type LabSystem, type LabSystemOptions } from './system.js';
 export { toolSchemaLab } from './tool-schema/lab.js';

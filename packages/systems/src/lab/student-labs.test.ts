@@ -52,5 +52,7 @@ it('GET /v1/students/{student}/labs lists the labs a student passed, in any sess
   const bad = await again.studentLabs('Ana García').catch((error: unknown) => error);
   expect(bad).toBeInstanceOf(SystemError);
   expect((bad as SystemError).status).toBe(400);
-  expect((bad as SystemError).message).toContain('Id de estudiante inválido "Ana García"');
+  // The router's one bad-input policy (docs/architecture.md): 400 naming the parameter and the value.
+  expect((bad as SystemError).message).toContain("Parámetro de ruta 'student' inválido");
+  expect((bad as SystemError).message).toContain('"Ana García"');
 });

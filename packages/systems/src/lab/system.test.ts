@@ -258,17 +258,28 @@ describe('lab system', () => {
     expect((await lab.getSession(session.id)).submissions).toBe(0);
   });
 
+  it('refuses a submission over its length bound with 413 from the schema, naming the field and the bound', async () => {
+    const { lab } = open();
+    const session = await lab.startSession({ lab: 'mcp-handshake', student: 'carla-mendez' });
+    const error = await failure(lab.submit(session.id, 'x'.repeat(MAX_SUBMISSION_BYTES + 1)));
+    expect(error.status).toBe(413);
+    expect(error.message).toContain("Campo 'content' inválido");
+    expect(error.message).toContain(`<=${MAX_SUBMISSION_BYTES}`);
+    expect((await lab.getSession(session.id)).submissions).toBe(0);
+  });
+
   it('refuses unknown labs, sessions and submissions, and malformed students, naming them', async () => {
     const { lab } = open();
     expect((await failure(lab.startSession({ lab: 'mcp-nada', student: 'ana' }))).message).toContain(
       'No existe el laboratorio "mcp-nada"',
     );
-    expect((await failure(lab.startSession({ lab: 'mcp-handshake', student: 'con espacios' }))).status).toBe(
-      422,
-    );
+    const malformed = await failure(lab.startSession({ lab: 'mcp-handshake', student: 'con espacios' }));
+    expect(malformed.status).toBe(400);
+    expect(malformed.message).toContain("Campo 'student' inválido");
+    expect(malformed.message).toContain('"con espacios"');
     // The one student id format of the cluster is the academy's: `ana.garcia` is refused.
     expect((await failure(lab.startSession({ lab: 'mcp-handshake', student: 'ana.garcia' }))).status).toBe(
-      422,
+      400,
     );
     expect((await failure(lab.submit('ses-000000000000', 'x'))).message).toContain('No existe la sesión');
     expect((await failure(lab.result('ent-000000000000'))).status).toBe(404);

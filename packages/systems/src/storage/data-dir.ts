@@ -74,3 +74,8 @@ export function dataDirUsable(logError: (line: string) => void, dir: string = da
   logError(check.line);
   return check.problem !== 'sin_escritura';
 }
+
+/** A system's own file in the data dir (`hub.db`, `lab.db`): where it persists unless told otherwise. */
+export function dataFile(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(dataDir(env), name);
+}

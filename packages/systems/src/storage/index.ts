@@ -1,4 +1,4 @@
-export { checkDataDir, type DataDirCheck, dataDir, dataDirUsable } from './data-dir.js';
+export { checkDataDir, type DataDirCheck, dataDir, dataDirUsable, dataFile } from './data-dir.js';
 export { StorageError, type StorageProblem, storageProblem } from './errors.js';
 export {
   type OpenOptions,
