@@ -38,6 +38,7 @@ describe('MCP Apps terrain map (issue 15)', () => {
     const { tools } = (await plain.request('tools/list')).result as Tools;
     expect(tools.map((t) => t.name).sort()).toEqual([
       'ejecutar_ruta',
+      'esperar',
       'estado_rover',
       'medir',
       'planificar_ruta',
