@@ -27,7 +27,13 @@ describe('MCP Apps views (issue 15)', () => {
     const plain = await peer();
     const { tools } = (await plain.request('tools/list')).result as Tools;
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['actualizar_elementos', 'posicion_satelite', 'proximos_pases', 'satelite_info', 'telemetria_satelite'].sort(),
+      [
+        'actualizar_elementos',
+        'posicion_satelite',
+        'proximos_pases',
+        'satelite_info',
+        'telemetria_satelite',
+      ].sort(),
     );
     expect(tools.every((t) => t._meta === undefined)).toBe(true);
     const { resources } = (await plain.request('resources/list')).result as Resources;
