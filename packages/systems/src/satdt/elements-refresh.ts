@@ -88,15 +88,19 @@ export class ElementsRefresher {
     this.#cacheDir = config.cacheDir ?? join(dataDir(), 'satdt', 'elements');
   }
 
-  /** Loads the file and the cached bodies now; starts fetching the URLs without waiting for them. */
-  start(): void {
+  /**
+   * Loads the file and the cached bodies now; starts fetching the URLs without waiting for them. Returns
+   * that first refresh (undefined without URLs) for whoever must know when it is over.
+   */
+  start(): Promise<RefreshReport> | undefined {
     if (this.#config.file) this.#report(this.#loadFile(this.#config.file));
     for (const url of this.#config.urls ?? []) this.#loadCache(url);
-    if ((this.#config.urls ?? []).length === 0) return;
-    void this.refresh();
+    if ((this.#config.urls ?? []).length === 0) return undefined;
+    const first = this.refresh();
     const hours = this.#config.refreshHours ?? DEFAULT_REFRESH_HOURS;
     this.#timer = setInterval(() => void this.refresh(), hours * 3_600_000);
     this.#timer.unref();
+    return first;
   }
 
   /**
@@ -181,9 +185,10 @@ export class ElementsRefresher {
   async #fetch(url: string, known: CacheMeta | undefined): Promise<Fetched> {
     const timeoutMs = this.#config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxBytes = this.#config.maxBytes ?? DEFAULT_MAX_BYTES;
-    const signal = AbortSignal.timeout(timeoutMs);
-    // undici (and node:http under it) loads only for a twin with URLs: stdio servers stay light.
+    // undici (and node:http under it) loads only for a twin with URLs: stdio servers stay light. Loading
+    // it is not the source's time: the timeout starts once the request can be sent.
     const { request } = await import('undici');
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
       const response = await request(url, {
         method: 'GET',

@@ -57,6 +57,8 @@ export interface SatdtSystem {
   readonly catalog: Catalog;
   /** Re-reads every element source; with none configured, an empty report. */
   refreshElements(): Promise<RefreshReport>;
+  /** The refresh of the element URLs begun when the twin started (undefined without URLs). */
+  readonly started: Promise<RefreshReport> | undefined;
   /** Runs after every change of the catalog's element sets. */
   onElementsChange(listener: ElementChangeListener): () => void;
   close(): void;
@@ -75,7 +77,7 @@ export function createSatdtSystem(options: SatdtSystemOptions = {}): SatdtSystem
     elements.file || (elements.urls ?? []).length > 0
       ? new ElementsRefresher(store, elements, now, options.log ?? (() => {}))
       : undefined;
-  refresher?.start();
+  const started = refresher?.start();
 
   // Every request reads the catalog once and works on that map to the end.
   const satellite = (id: string): CatalogEntry => {
@@ -238,6 +240,7 @@ export function createSatdtSystem(options: SatdtSystemOptions = {}): SatdtSystem
     refreshElements: () =>
       refresher?.refresh() ??
       Promise.resolve({ at: iso(now()), sources: [], satellites: store.catalog.size }),
+    started,
     onElementsChange: (listener) => store.onChange(listener),
     close: () => refresher?.close(),
   };
