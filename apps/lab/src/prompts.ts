@@ -1,29 +1,8 @@
-import { ErrorCodes, ProtocolError } from '@code-cluster/mcp-kit';
-import { SystemError } from '@code-cluster/shared';
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { LabDeps } from './deps.js';
 import { completeLab, statementUri } from './resources.js';
 import { laboratorio as labId } from './tools/schemas.js';
-
-/**
- * The lab a prompt names, or -32602 naming the labs there are: an unknown prompt argument is the client's
- * mistake (invalid params), not a failure of the server (-32603).
- */
-async function labOf(deps: LabDeps, id: string) {
-  try {
-    return await deps.lab.getLab(id);
-  } catch (error) {
-    if (!(error instanceof SystemError && error.status === 404)) throw error;
-    const { labs } = await deps.lab.listLabs();
-    throw new ProtocolError(
-      ErrorCodes.InvalidParams,
-      `Argumento 'laboratorio' inválido: no existe el laboratorio ${JSON.stringify(id)}. Laboratorios ` +
-        `disponibles: ${labs.map((l) => l.id).join(', ')} (los lista listar_laboratorios).`,
-      { argument: 'laboratorio', value: id, valid: labs.map((l) => l.id) },
-    );
-  }
-}
 
 export function registerPrompts(server: McpServer, deps: LabDeps): void {
   server.registerPrompt(
@@ -40,7 +19,8 @@ export function registerPrompts(server: McpServer, deps: LabDeps): void {
       },
     },
     async ({ laboratorio }) => {
-      const lab = await labOf(deps, laboratorio);
+      // An unknown lab is the system's 404: mcp-kit answers it as -32602 with the system's words.
+      const lab = await deps.lab.getLab(laboratorio);
       const hints = lab.hints.map((hint, i) => `${i + 1}. ${hint}`).join('\n');
       const rules = lab.rules.map((r) => `- ${r.id}: ${r.description}`).join('\n');
       return {

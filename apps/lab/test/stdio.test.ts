@@ -36,7 +36,7 @@ describe('lab-mcp over real stdio: a whole lab attempt', () => {
     });
     expect(unknown.error?.code).toBe(-32602);
     expect(unknown.error?.message).toContain(
-      'no existe el laboratorio "no-existe". Laboratorios disponibles: mcp-handshake, mcp-esquemas',
+      'No existe el laboratorio "no-existe". Laboratorios disponibles: mcp-handshake, mcp-esquemas',
     );
     const malformed = await peer.request('prompts/get', {
       name: 'pista_laboratorio',

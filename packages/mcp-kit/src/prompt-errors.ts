@@ -17,7 +17,7 @@ export function honestPromptErrors(server: McpServer): void {
         if (isClientMistake(error)) {
           throw new ProtocolError(
             ErrorCodes.InvalidParams,
-            `Invalid params: prompt ${name}: ${error.message}`,
+            `Argumentos inválidos para el prompt '${name}': ${error.message}`,
           );
         }
         throw error;
