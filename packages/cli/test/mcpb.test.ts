@@ -117,9 +117,13 @@ describe.each(catalog.servers)('the .mcpb of $bin', (server) => {
     const sensitive = Object.entries(fields)
       .filter(([, f]) => f.sensitive)
       .map(([k]) => k);
-    expect(sensitive).toEqual(
-      server.app === 'groundstation' ? ['api_token', 'operator_token'] : ['api_token'],
-    );
+    // Every credential the server reads, and nothing else: its own API token, groundstation's operator
+    // credential, lab's token for the academy whose roster it checks.
+    const credentials: Record<string, string[]> = {
+      groundstation: ['api_token', 'operator_token'],
+      lab: ['api_token', 'academy_api_token'],
+    };
+    expect(sensitive).toEqual(credentials[server.app] ?? ['api_token']);
     if (server.app === 'groundstation') {
       expect(fields.scope).toMatchObject({ type: 'string', default: 'consulta' });
       expect(fields.scope?.description).toMatch(/'consulta'.*'operador'/);
