@@ -9,7 +9,20 @@ export interface SystemEntry {
 export const SYSTEMS = {
   satdt: {
     defaultPort: 7401,
-    create: async () => (await import('./satdt/index.js')).createSatdtSystem().handler,
+    // Current element sets from SATDT_ELEMENTS_FILE / SATDT_ELEMENTS_URL (comma separated), refreshed every
+    // SATDT_ELEMENTS_REFRESH_H hours, as satdt-mcp's embedded twin does; what each source gave goes to stderr.
+    create: async () =>
+      (await import('./satdt/index.js')).createSatdtSystem({
+        elements: {
+          file: process.env.SATDT_ELEMENTS_FILE || undefined,
+          urls: (process.env.SATDT_ELEMENTS_URL ?? '')
+            .split(',')
+            .map((url) => url.trim())
+            .filter((url) => url !== ''),
+          refreshHours: Number(process.env.SATDT_ELEMENTS_REFRESH_H) || undefined,
+        },
+        log: (level, message) => process.stderr.write(`${level.toUpperCase()} satdt elements: ${message}\n`),
+      }).handler,
   },
   groundstation: {
     defaultPort: 7402,

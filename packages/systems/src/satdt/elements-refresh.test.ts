@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inProcessTransport } from '@code-cluster/shared';
+import { SatdtClient } from '@code-cluster/shared/satdt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SYSTEMS } from '../registry.js';
 import { tleChecksum } from './domain/catalog.js';
 import { epochMs } from './domain/elements.js';
 import { createSatdtSystem, type SatdtSystem } from './system.js';
@@ -271,5 +274,24 @@ describe('the refresh schedule', () => {
     const changed = new Promise((resolve) => system.onElementsChange(resolve));
     routes.set('/good.tle', { body: GOOD });
     expect(await changed).toMatchObject({ updated: [25544, 20580] });
+  });
+});
+
+describe('the code-systems satdt service', () => {
+  it('reads SATDT_ELEMENTS_FILE like satdt-mcp does', async () => {
+    const file = join(tempDir(), 'elements.tle');
+    writeFileSync(file, GOOD);
+    const saved = process.env.SATDT_ELEMENTS_FILE;
+    process.env.SATDT_ELEMENTS_FILE = file;
+    try {
+      const handler = await SYSTEMS.satdt.create();
+      const satdt = new SatdtClient(inProcessTransport(() => handler));
+      const iss = await satdt.getSatellite(25544);
+      expect(iss.epoch).toBe('2026-06-29T12:00:00.000Z');
+      expect(iss.element_source).toMatchObject({ origin: 'archivo', location: file });
+    } finally {
+      if (saved === undefined) delete process.env.SATDT_ELEMENTS_FILE;
+      else process.env.SATDT_ELEMENTS_FILE = saved;
+    }
   });
 });
