@@ -4,3 +4,4 @@ export declare function probeEngine(
   name: 'nats',
 ): Promise<{ ok: boolean; url: string; reason: string; what: string }>;
 export declare function engineForTests(name: 'nats', suite: string): Promise<string | undefined>;
+export declare function binaryForTests(path: string, suite: string): string | undefined;

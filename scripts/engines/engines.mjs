@@ -2,6 +2,7 @@
 // A suite that needs an engine asks `engineForTests(name)`: reachable → it runs; not reachable → it is
 // skipped with the reason said on stderr, except when the run requires engines (CI=true, or
 // `npm run test:engines`), where a missing engine fails the run.
+import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 
 export const ENGINES = {
@@ -50,6 +51,15 @@ export async function engineForTests(name, suite) {
   const line = `engine suite skipped: ${suite} needs ${probe.what} at ${probe.url} (${probe.reason})`;
   if (enginesRequired())
     throw new Error(`${line}; engines are required in this run (CI=true or test:engines)`);
+  process.stderr.write(`${line}\n`);
+  return undefined;
+}
+
+/** For a test file that starts its own engine process: the binary's path when present, else as above. */
+export function binaryForTests(path, suite) {
+  if (existsSync(path)) return path;
+  const line = `engine suite skipped: ${suite} needs the binary ${path} (not installed)`;
+  if (enginesRequired()) throw new Error(`${line}; engines are required in this run (CI=true or test:engines)`);
   process.stderr.write(`${line}\n`);
   return undefined;
 }
