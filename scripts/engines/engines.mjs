@@ -12,6 +12,18 @@ export const ENGINES = {
   },
 };
 
+/** Each engine's suites: the package (its built bundle first) and the test files that use the engine. */
+export const ENGINE_SUITES = {
+  nats: [
+    { filter: '@code-cluster/systems', dir: 'packages/systems', files: ['src/hub/system.test.ts'] },
+    {
+      filter: '@code-cluster/hub-mcp',
+      dir: 'apps/hub',
+      files: ['test/processes.test.ts', 'test/nats-fault.test.ts'],
+    },
+  ],
+};
+
 /** True when a missing engine must fail the run instead of skipping its suites. */
 export function enginesRequired(env = process.env) {
   return env.CI === 'true' || env.CODE_ENGINES === 'required';
@@ -59,7 +71,8 @@ export async function engineForTests(name, suite) {
 export function binaryForTests(path, suite) {
   if (existsSync(path)) return path;
   const line = `engine suite skipped: ${suite} needs the binary ${path} (not installed)`;
-  if (enginesRequired()) throw new Error(`${line}; engines are required in this run (CI=true or test:engines)`);
+  if (enginesRequired())
+    throw new Error(`${line}; engines are required in this run (CI=true or test:engines)`);
   process.stderr.write(`${line}\n`);
   return undefined;
 }
