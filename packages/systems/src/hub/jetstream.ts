@@ -229,8 +229,8 @@ export class JetStreamLog implements HubLog {
   }
 
   /** A core subscription to a topic's subject: every event stored on it, as JetStream stores it. */
-  subscribe(topic: string, onSeq: (seq: number) => void): Subscription {
-    return this.connection.subscribe(this.subjects.event(topic), {
+  async subscribe(topic: string, onSeq: (seq: number) => void): Promise<Subscription> {
+    const subscription = this.connection.subscribe(this.subjects.event(topic), {
       callback: (error, message) => {
         if (error) return;
         try {
@@ -240,6 +240,14 @@ export class JetStreamLog implements HubLog {
         }
       },
     });
+    // Once flushed, the server has the subscription: no event stored after this returns goes unheard.
+    try {
+      await this.connection.flush();
+    } catch (error) {
+      subscription.unsubscribe();
+      throw error;
+    }
+    return subscription;
   }
 
   async close(): Promise<void> {
@@ -350,10 +358,13 @@ export class JetStreamWatcher extends TopicListeners {
   }
 
   protected async firstListener(topic: string): Promise<number> {
-    this.subscriptions.set(
-      topic,
-      this.log.subscribe(topic, (seq) => this.advance(topic, seq)),
-    );
+    const subscription = await this.log.subscribe(topic, (seq) => this.advance(topic, seq));
+    // Everyone left while the subscription was being made: it is not needed any more.
+    if (!this.watchedTopics().includes(topic)) {
+      subscription.unsubscribe();
+      return 0;
+    }
+    this.subscriptions.set(topic, subscription);
     // Subscribed first, then read: an event stored in between is told by either.
     return this.log.lastSeq(topic);
   }
