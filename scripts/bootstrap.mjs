@@ -92,16 +92,37 @@ if (job === 'setup') {
   must(pnpm, ['exec', 'turbo', 'run', 'typecheck', 'build', '--output-logs=errors-only']);
   const resultsDir = join(root, '.test-results');
   rmSync(resultsDir, { recursive: true, force: true });
+  // The suites that need an engine (NATS, …) skip themselves when it is not reachable; say which, up front.
+  const skippedEngines = await unreachableEngines();
   // One package at a time: the suites spawn real servers, and two cores are easily oversubscribed.
   const status = run(pnpm, ['exec', 'turbo', 'run', 'test', '--concurrency=1', ...passthrough], {
     env: { ...env, CODE_CLUSTER_TEST_RESULTS: resultsDir },
   });
-  summarise(resultsDir);
+  summarise(resultsDir, skippedEngines);
   process.exit(status);
 }
 
+/** One line per engine that is not reachable: its suites are skipped (or, with CI=true, fail). */
+async function unreachableEngines() {
+  const { ENGINE_SUITES, ENGINES, enginesRequired, probeEngine } = await import('./engines/engines.mjs');
+  const missing = [];
+  for (const name of Object.keys(ENGINES)) {
+    const probe = await probeEngine(name);
+    if (probe.ok) continue;
+    const suites = ENGINE_SUITES[name].flatMap((suite) => suite.files.map((file) => `${suite.dir}/${file}`));
+    missing.push(
+      `${name}: ${suites.join(', ')} (${probe.what} not reachable at ${probe.url}: ${probe.reason})`,
+    );
+  }
+  if (missing.length > 0) {
+    const verdict = enginesRequired() ? 'CI=true: their suites fail' : 'their suites are skipped';
+    log(`engines not reachable, ${verdict}: ${missing.join('; ')}`);
+  }
+  return missing;
+}
+
 /** One closing line for the whole workspace, from each package's vitest JSON report. */
-function summarise(dir) {
+function summarise(dir, skippedEngines) {
   if (!existsSync(dir)) return;
   let passed = 0;
   let failed = 0;
@@ -112,5 +133,8 @@ function summarise(dir) {
     failed += report.numFailedTests;
     skipped += report.numPendingTests + report.numTodoTests;
   }
-  process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+  const engines = skippedEngines.length > 0 ? ` (engine suites not run: ${skippedEngines.join('; ')})` : '';
+  process.stdout.write(
+    `\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${engines}\n`,
+  );
 }

@@ -12,18 +12,29 @@ const app: ServerApp<typeof options, HubDeps> = {
   options,
   async start(config, logger) {
     // A data dir that cannot be written fails every call of the embedded system: say so once and stop.
-    if (!config.apiUrl) {
+    if (!config.apiUrl && !config.natsUrl) {
       const { dataDirUsable } = await import('@code-cluster/systems/storage');
       if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
     }
-    // The embedded hub (SQLite under CODE_CLUSTER_DATA_DIR) opens on first use, not at start-up.
+    const onError = (error: unknown) => logger.error('hub system error', { error });
+    // On NATS the log is opened at start: a URL that does not answer is a setting error, said once.
+    const onNats =
+      !config.apiUrl && config.natsUrl
+        ? await (await import('@code-cluster/systems/hub'))
+            .openHubSystem({ natsUrl: config.natsUrl, natsStream: config.natsStream, onError })
+            .catch((error: unknown) => {
+              const reason = error instanceof Error ? error.message : String(error);
+              process.stderr.write(
+                `hub-mcp: HUB_NATS_URL ${config.natsUrl}: NATS JetStream unusable (${reason})\n`,
+              );
+              process.exit(2);
+            })
+        : undefined;
+    // The embedded hub on SQLite (under CODE_CLUSTER_DATA_DIR) opens on first use, not at start-up.
     const system = await connectSystem(config, {
       name: 'hub',
       logger,
-      load: async () =>
-        (await import('@code-cluster/systems/hub')).createHubSystem({
-          onError: (error) => logger.error('hub system error', { error }),
-        }),
+      load: async () => onNats ?? (await import('@code-cluster/systems/hub')).createHubSystem({ onError }),
     });
     const { embedded } = system;
     const hub = embedded

@@ -2,7 +2,7 @@
 // Runs a reference system as a real HTTP service: `code-systems satdt --port 7401`.
 import { parseArgs } from 'node:util';
 import { serveHttp } from './http/serve.js';
-import { SYSTEMS, type SystemName } from './registry.js';
+import { StartError, SYSTEMS, type SystemName } from './registry.js';
 
 const usage = `Usage: code-systems <system> [--port N] [--host ADDR] [--token TOKEN]
 
@@ -10,6 +10,7 @@ Systems: ${Object.keys(SYSTEMS).join(', ')}
   --port   TCP port (default: the system's own, e.g. 7401 for satdt; 0 picks a free one)
   --host   address to bind (default 127.0.0.1; anything else requires --token)
   --token  require "Authorization: Bearer TOKEN" (env SYSTEMS_API_TOKEN)
+  --nats-url  hub only: its log on NATS JetStream at this URL (env HUB_NATS_URL; stream HUB_NATS_STREAM)
 `;
 
 async function main(): Promise<void> {
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       token: { type: 'string' },
+      'nats-url': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -42,7 +44,22 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const handler = await system.create();
+  if (values['nats-url'] !== undefined) {
+    if (name !== 'hub') {
+      process.stderr.write(`code-systems: --nats-url is a setting of the hub, not of ${name}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.env.HUB_NATS_URL = values['nats-url'];
+  }
+  let handler: Awaited<ReturnType<typeof system.create>>;
+  try {
+    handler = await system.create();
+  } catch (error) {
+    if (!(error instanceof StartError)) throw error;
+    process.stderr.write(`code-systems: ${error.message}\n`);
+    process.exit(2);
+  }
   const service = await serveHttp(handler, { port, host: values.host, ...(token ? { token } : {}) });
   process.stderr.write(`${name} system listening on ${service.url}\n`);
   const stop = () => void service.close().finally(() => process.exit(0));

@@ -12,7 +12,9 @@ export type RefusalKind =
   /** Well formed, yet the domain cannot act on it (an empty submission, an unknown answer option): 422. */
   | 'unprocessable'
   /** Over a size limit the schema cannot measure (UTF-8 bytes): 413. */
-  | 'too_large';
+  | 'too_large'
+  /** The engine behind the system cannot be reached now (NATS down): 503, and the client retries. */
+  | 'unavailable';
 
 export class Refusal extends Error {
   override readonly name = 'Refusal';
@@ -35,4 +37,6 @@ export const refuse = {
     new Refusal('unprocessable', message, details),
   tooLarge: (message: string, details?: Record<string, unknown>) =>
     new Refusal('too_large', message, details),
+  unavailable: (message: string, details?: Record<string, unknown>) =>
+    new Refusal('unavailable', message, details),
 };

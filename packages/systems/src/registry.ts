@@ -1,5 +1,10 @@
 import type { RestHandler } from '@code-cluster/shared';
 
+/** A system that cannot start with its settings (an engine that does not answer): one line, exit 2. */
+export class StartError extends Error {
+  override readonly name = 'StartError';
+}
+
 export interface SystemEntry {
   defaultPort: number;
   create(): Promise<RestHandler>;
@@ -39,7 +44,20 @@ export const SYSTEMS = {
   },
   hub: {
     defaultPort: 7403,
-    create: async () => (await import('./hub/index.js')).createHubSystem().handler,
+    // The log on NATS JetStream at HUB_NATS_URL (stream HUB_NATS_STREAM), else SQLite in the data dir.
+    create: async () => {
+      const natsUrl = process.env.HUB_NATS_URL || undefined;
+      const { openHubSystem } = await import('./hub/index.js');
+      const system = await openHubSystem({
+        natsUrl,
+        natsStream: process.env.HUB_NATS_STREAM || undefined,
+      }).catch((error: unknown) => {
+        throw new StartError(
+          `HUB_NATS_URL ${natsUrl}: NATS JetStream unusable (${error instanceof Error ? error.message : error})`,
+        );
+      });
+      return system.handler;
+    },
   },
   roverdt: {
     defaultPort: 7404,

@@ -123,7 +123,7 @@ export type Handlers<Api extends Record<string, Endpoint>> = { [K in keyof Api]:
  * A system's REST API served from its declaration: each request is parsed with its endpoint's schemas
  * before its handler runs. The one status policy of every system (see docs/architecture.md):
  * a request that breaks its endpoint's schema is 400, except a text of the body over its length bound, 413;
- * a handler's Refusal is 400/404/409/422/413 by its kind; a StorageError 507; anything else 500.
+ * a handler's Refusal is 400/404/409/422/413/503 by its kind; a StorageError 507; anything else 500.
  */
 export function routes<Api extends Record<string, Endpoint>>(
   api: Api,
@@ -199,6 +199,7 @@ const REFUSAL_STATUS: Record<RefusalKind, [number, string]> = {
   conflict: [409, 'Conflict'],
   unprocessable: [422, 'Unprocessable Content'],
   too_large: [413, 'Content Too Large'],
+  unavailable: [503, 'Service Unavailable'],
 };
 
 function refusalProblem(refusal: Refusal): HttpProblem {

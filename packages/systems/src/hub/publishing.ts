@@ -1,8 +1,7 @@
 import { MAX_EVENT_DATA_BYTES, type PublishRequest, type PublishResult } from '@code-cluster/shared/hub';
 import { refuse } from '../refusal.js';
+import type { HubLog, LogNotices } from './log.js';
 import { eventRefView } from './reading.js';
-import type { HubStore } from './store.js';
-import type { LogWatcher } from './watcher.js';
 
 /** What a publish did: stored a new event, or recognised a retry of one stored before. */
 export interface Published {
@@ -13,11 +12,11 @@ export interface Published {
 /** Appending events: the size cap, idempotent retries, and waking the topic's watchers. */
 export class Publishing {
   constructor(
-    private readonly store: HubStore,
-    private readonly watcher: LogWatcher,
+    private readonly store: HubLog,
+    private readonly watcher: LogNotices,
   ) {}
 
-  publish(topic: string, event: PublishRequest): Published {
+  async publish(topic: string, event: PublishRequest): Promise<Published> {
     const data = JSON.stringify(event.data);
     const size = Buffer.byteLength(data, 'utf8');
     if (size > MAX_EVENT_DATA_BYTES) {
@@ -27,7 +26,7 @@ export class Publishing {
         { limit_bytes: MAX_EVENT_DATA_BYTES, size_bytes: size },
       );
     }
-    const outcome = this.store.append(topic, event.type, data, event.idempotency_key);
+    const outcome = await this.store.append(topic, event.type, data, event.idempotency_key);
     if (outcome.kind === 'conflict') {
       throw refuse.conflict(
         `La clave de idempotencia '${event.idempotency_key}' ya se usó en '${topic}' para otro evento ` +

@@ -2,7 +2,8 @@ import type { EventPage, EventRef, HubEvent, TopicSummary } from '@code-cluster/
 import { refuse } from '../refusal.js';
 import { isoUtc } from '../time.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import type { EventRecord, HubStore, TopicRecord } from './store.js';
+import type { HubLog } from './log.js';
+import type { EventRecord, TopicRecord } from './store.js';
 
 /** Where a read starts: after a cursor, the newest `last` events, or from the oldest retained. */
 export interface ReadRequest {
@@ -14,18 +15,18 @@ export interface ReadRequest {
 
 /** Reading the log: topics as they stand and pages of events, oldest first. */
 export class Reading {
-  constructor(private readonly store: HubStore) {}
+  constructor(private readonly store: HubLog) {}
 
-  topics(): TopicSummary[] {
-    return this.store.topics().map(topicView);
+  async topics(): Promise<TopicSummary[]> {
+    return (await this.store.topics()).map(topicView);
   }
 
-  topic(name: string): TopicSummary {
-    return topicView(this.existing(name));
+  async topic(name: string): Promise<TopicSummary> {
+    return topicView(await this.existing(name));
   }
 
-  page({ topic, after, last, limit }: ReadRequest): EventPage {
-    const record = this.existing(topic);
+  async page({ topic, after, last, limit }: ReadRequest): Promise<EventPage> {
+    const record = await this.existing(topic);
     let from = 0;
     let size = limit;
     if (last !== undefined) {
@@ -34,7 +35,7 @@ export class Reading {
     } else if (after !== undefined) {
       from = cursorSeq(topic, after);
     }
-    const rows = this.store.readAfter(topic, from, size + 1);
+    const rows = await this.store.readAfter(topic, from, size + 1);
     const events = rows.slice(0, size).map(eventView);
     return {
       topic,
@@ -46,10 +47,10 @@ export class Reading {
   }
 
   /** A topic someone has published to; refused naming the known ones otherwise. */
-  private existing(name: string): TopicRecord {
-    const topic = this.store.topic(name);
+  private async existing(name: string): Promise<TopicRecord> {
+    const topic = await this.store.topic(name);
     if (topic) return topic;
-    const known = this.store.topics().map((t) => t.name);
+    const known = (await this.store.topics()).map((t) => t.name);
     throw refuse.notFound(
       `El tópico '${name}' no existe: nadie ha publicado en él todavía. ` +
         (known.length > 0 ? `Tópicos existentes: ${known.slice(0, 20).join(', ')}.` : 'No hay tópicos aún.'),

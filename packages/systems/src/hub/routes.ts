@@ -9,10 +9,10 @@ export const HUB_VERSION = '0.1.0';
 export function hubRoutes(publishing: Publishing, reading: Reading): Handlers<HubApi> {
   return {
     health: () => ({ status: 'ok', system: 'hub', version: HUB_VERSION }),
-    listTopics: () => ({ topics: reading.topics() }),
+    listTopics: async () => ({ topics: await reading.topics() }),
     getTopic: ({ params }) => reading.topic(params.topic),
-    publish: ({ params, body }) => {
-      const { created, result } = publishing.publish(params.topic, body);
+    publish: async ({ params, body }) => {
+      const { created, result } = await publishing.publish(params.topic, body);
       return new Reply(created ? 201 : 200, result);
     },
     read: ({ params, query }) => reading.page({ topic: params.topic, ...query }),

@@ -262,7 +262,7 @@ function topicRecord(row: TopicRow): TopicRecord {
 }
 
 /** What makes two publishes "the same": type and data, whatever the order of the data's keys. */
-function hashRequest(type: string, data: string): string {
+export function hashRequest(type: string, data: string): string {
   return createHash('sha256')
     .update(type)
     .update('\0')

@@ -1,0 +1,78 @@
+// The distributed engines some test suites run against (issue 12), and how to tell whether one is here.
+// A suite that needs an engine asks `engineForTests(name)`: reachable → it runs; not reachable → it is
+// skipped with the reason said on stderr, except when the run requires engines (CI=true, or
+// `npm run test:engines`), where a missing engine fails the run.
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+
+export const ENGINES = {
+  nats: {
+    url: process.env.TEST_NATS_URL || 'nats://127.0.0.1:4222',
+    what: 'NATS with JetStream',
+  },
+};
+
+/** Each engine's suites: the package (its built bundle first) and the test files that use the engine. */
+export const ENGINE_SUITES = {
+  nats: [
+    { filter: '@code-cluster/systems', dir: 'packages/systems', files: ['src/hub/system.test.ts'] },
+    {
+      filter: '@code-cluster/hub-mcp',
+      dir: 'apps/hub',
+      files: ['test/processes.test.ts', 'test/nats-fault.test.ts'],
+    },
+  ],
+};
+
+/** True when a missing engine must fail the run instead of skipping its suites. */
+export function enginesRequired(env = process.env) {
+  return env.CI === 'true' || env.CODE_ENGINES === 'required';
+}
+
+/** Connects to the engine and reads its greeting: `{ ok, url, reason }`. Never throws; at most ~2 s. */
+export function probeEngine(name) {
+  const engine = ENGINES[name];
+  const url = new URL(engine.url);
+  return new Promise((resolve) => {
+    const done = (ok, reason) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ ok, url: engine.url, reason, what: engine.what });
+    };
+    const socket = connect({ host: url.hostname, port: Number(url.port || 4222) });
+    const timer = setTimeout(() => done(false, 'no answer in 2 s'), 2_000);
+    let greeting = '';
+    socket.on('data', (chunk) => {
+      greeting += chunk.toString('utf8');
+      if (!greeting.includes('\r\n')) return;
+      if (!greeting.startsWith('INFO ')) return done(false, 'what answers there is not NATS');
+      const info = JSON.parse(greeting.slice(5, greeting.indexOf('\r\n')));
+      done(info.jetstream === true, info.jetstream === true ? '' : 'NATS answers but JetStream is off');
+    });
+    socket.on('error', (error) => done(false, error.code ?? error.message));
+  });
+}
+
+/**
+ * For a test file: the engine's URL when reachable, else undefined after saying on stderr which suite is
+ * skipped and why. Throws instead when engines are required.
+ */
+export async function engineForTests(name, suite) {
+  const probe = await probeEngine(name);
+  if (probe.ok) return probe.url;
+  const line = `engine suite skipped: ${suite} needs ${probe.what} at ${probe.url} (${probe.reason})`;
+  if (enginesRequired())
+    throw new Error(`${line}; engines are required in this run (CI=true or test:engines)`);
+  process.stderr.write(`${line}\n`);
+  return undefined;
+}
+
+/** For a test file that starts its own engine process: the binary's path when present, else as above. */
+export function binaryForTests(path, suite) {
+  if (existsSync(path)) return path;
+  const line = `engine suite skipped: ${suite} needs the binary ${path} (not installed)`;
+  if (enginesRequired())
+    throw new Error(`${line}; engines are required in this run (CI=true or test:engines)`);
+  process.stderr.write(`${line}\n`);
+  return undefined;
+}
