@@ -96,13 +96,32 @@ describe('Streamable HTTP: the session cap does not lock everyone out', () => {
     await client.close();
   });
 
-  it('never evicts a session that completed its handshake: the per-client share answers 429', async () => {
+  it('at its share, a client displaces only its own least recently used idle session', async () => {
+    const server = await start(['--max-sessions-per-client', '2']);
+    const [older, newer] = [await HttpSession.open(server.url), await HttpSession.open(server.url)];
+    expect((await newer.request('ping')).response?.result).toEqual({});
+    const third = await HttpSession.open(server.url);
+    expect((await third.request('ping')).response?.result).toEqual({});
+    expect((await newer.request('ping')).response?.result).toEqual({});
+    expect((await older.request('ping')).reply.status).toBe(404);
+  });
+
+  it('answers 429 at the share when every session of the client is busy (an open GET stream)', async () => {
     const server = await start(['--max-sessions-per-client', '2']);
     const sessions = [await HttpSession.open(server.url), await HttpSession.open(server.url)];
-    const third = await postMessage(server.url, initialize());
-    expect(third.status).toBe(429);
-    expect(errorOf(third.json).message).toContain('--max-sessions-per-client');
-    for (const session of sessions) expect((await session.request('ping')).response?.result).toEqual({});
+    const streams = await Promise.all(
+      sessions.map((session) =>
+        request(server.url, { method: 'GET', headers: { ...session.headers, accept: 'text/event-stream' } }),
+      ),
+    );
+    try {
+      const third = await postMessage(server.url, initialize());
+      expect(third.status).toBe(429);
+      expect(errorOf(third.json).message).toContain('--max-sessions-per-client');
+      for (const session of sessions) expect((await session.request('ping')).response?.result).toEqual({});
+    } finally {
+      for (const stream of streams) stream.body.destroy();
+    }
   });
 
   it('closes a session whose handshake is not completed within --session-handshake-ms', async () => {

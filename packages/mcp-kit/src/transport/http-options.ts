@@ -100,7 +100,7 @@ export const transportOptions = {
     flag: 'max-sessions-per-client',
     env: 'MCP_HTTP_MAX_SESSIONS_PER_CLIENT',
     schema: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_MAX_SESSIONS_PER_CLIENT),
-    description: `live HTTP sessions one client (remote address) may hold; more get 429 (default ${DEFAULT_MAX_SESSIONS_PER_CLIENT})`,
+    description: `live HTTP sessions one client (remote address) may hold; at the share its least recently used idle one makes room, 429 if all are busy (default ${DEFAULT_MAX_SESSIONS_PER_CLIENT})`,
   },
   httpSessionHandshakeMs: {
     flag: 'session-handshake-ms',

@@ -66,13 +66,16 @@ export class SessionRegistry {
   }
 
   /**
-   * Holds a slot for a session `client` is about to open. At the client's share or at the cap, the oldest
-   * session (the client's own, or anyone's) that never completed its handshake makes room; `client` or
-   * `cap` when there is none.
+   * Holds a slot for a session `client` is about to open. At the client's share, one of its own sessions
+   * makes room: the oldest that never completed its handshake, else the least recently used idle one (no
+   * request in flight, no open GET stream) — a client that opens session after session without DELETE has
+   * abandoned the old ones, and may displace only its own. At the cap, the oldest unready session of
+   * anyone makes room. `client` or `cap` when nothing can.
    */
   reserve(client: string): Reservation {
     const held = this.ofClient(client) + (this.reserved.get(client) ?? 0);
-    if (held >= this.limits.maxPerClient && !this.evictUnready(client)) return 'client';
+    if (held >= this.limits.maxPerClient && !this.evictUnready(client) && !this.evictIdle(client))
+      return 'client';
     const live = this.sessions.size + this.reservedTotal;
     if (live >= this.limits.maxSessions && !this.evictUnready()) return 'cap';
     this.reserved.set(client, (this.reserved.get(client) ?? 0) + 1);
@@ -152,6 +155,21 @@ export class SessionRegistry {
     if (!oldest) return false;
     this.logger.info('http session evicted: the cap is reached and its handshake never completed');
     void this.close(oldest);
+    return true;
+  }
+
+  /** Closes the least recently used session of `client` that has nothing in flight. */
+  private evictIdle(client: string): boolean {
+    let stalest: HttpSession | undefined;
+    for (const session of this.sessions.values()) {
+      if (session.client !== client || session.inflight > 0) continue;
+      if (!stalest || session.lastSeen < stalest.lastSeen) stalest = session;
+    }
+    if (!stalest) return false;
+    this.logger.info('http session evicted: its client opened another at its share of the cap', {
+      maxPerClient: this.limits.maxPerClient,
+    });
+    void this.close(stalest);
     return true;
   }
 
