@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Embedded, embeddedLab, tempDataDir } from './helpers.js';
+import { connectLab, type Embedded, embeddedLab, tempDataDir } from './helpers.js';
 
 const data = tempDataDir();
 let lab: Embedded;
@@ -104,16 +104,7 @@ describe('lab-mcp contract (CONTRACT.md)', () => {
   });
 
   it('drops the write tools in read-only mode', async () => {
-    const { createServer } = await import('../src/server.js');
-    const { connectInMemory } = await import('@code-cluster/testkit/in-memory');
-    const { quietLogger } = await import('./helpers.js');
-    const { LabClient } = await import('@code-cluster/shared/lab');
-    const { inProcessTransport } = await import('@code-cluster/shared');
-    const server = createServer(
-      { lab: new LabClient(inProcessTransport(() => lab.system.handler)), pollIntervalMs: 20 },
-      { logger: quietLogger(), readOnly: true },
-    );
-    const connection = await connectInMemory(server);
+    const connection = await connectLab(lab.system, { readOnly: true });
     const { tools } = await connection.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['listar_laboratorios', 'resultado_entrega']);
     await connection.close();

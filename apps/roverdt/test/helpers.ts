@@ -1,10 +1,10 @@
-import { Logger } from '@code-cluster/mcp-kit';
+import { createKitServer, Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { RoverdtClient } from '@code-cluster/shared/roverdt';
 import { createRoverdtSystem, type RoverdtSystem } from '@code-cluster/systems/roverdt';
 import { type SpawnOptions, spawnServerWithData, type WireMessage } from '@code-cluster/testkit';
-import { connectInMemory } from '@code-cluster/testkit/in-memory';
-import { createServer } from '../src/server.js';
+import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
+import { roverdtServer } from '../src/server.js';
 
 export { resourceText, tempDataDir, textOf } from '@code-cluster/testkit';
 
@@ -30,13 +30,11 @@ export interface EmbeddedOptions {
 export async function connectEmbedded(options: EmbeddedOptions = {}) {
   const system: RoverdtSystem = createRoverdtSystem({ file: ':memory:' });
   const roverdt = new RoverdtClient(inProcessTransport(() => system.handler));
-  const server = createServer(
+  const connection = await connectKitInMemory(
+    createKitServer,
+    roverdtServer,
     { roverdt, legDelayMs: options.legDelayMs ?? 0 },
-    { logger: quietLogger(), ...(options.readOnly ? { readOnly: true } : {}) },
-  );
-  const connection = await connectInMemory(
-    server,
-    options.protocolVersion ? { protocolVersion: options.protocolVersion } : {},
+    { logger: quietLogger(), readOnly: options.readOnly, protocolVersion: options.protocolVersion },
   );
   return {
     ...connection,
