@@ -1,4 +1,4 @@
-import { describeToolSurface, READ_ONLY, writes } from '@code-cluster/testkit/vitest';
+import { argumentsOf, describeToolSurface, READ_ONLY, writes } from '@code-cluster/testkit/vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEmbedded, resourceText } from './helpers.js';
@@ -27,13 +27,7 @@ describe('academy-mcp contract (CONTRACT.md)', () => {
 
   it('offers the five contract tools, with their argument names, plus ver_quiz', async () => {
     const { tools } = await client.listTools();
-    const args = Object.fromEntries(
-      tools.map((t) => [
-        t.name,
-        { all: Object.keys(t.inputSchema.properties ?? {}), required: t.inputSchema.required ?? [] },
-      ]),
-    );
-    expect(args).toEqual({
+    expect(argumentsOf(tools)).toEqual({
       buscar_cursos: { all: ['texto'], required: [] },
       progreso_estudiante: { all: ['estudiante'], required: ['estudiante'] },
       ver_quiz: { all: ['quiz'], required: ['quiz'] },

@@ -1,4 +1,4 @@
-import { describeToolSurface, READ_ONLY, writes } from '@code-cluster/testkit/vitest';
+import { argumentsOf, describeToolSurface, READ_ONLY, writes } from '@code-cluster/testkit/vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { after, connectEmbedded, resourceText } from './helpers.js';
@@ -45,13 +45,7 @@ describe('groundstation-mcp contract (CONTRACT.md)', () => {
 
   it('gives the six default tools the contract argument names', async () => {
     const { tools } = await client.listTools();
-    const args = Object.fromEntries(
-      tools.map((t) => [
-        t.name,
-        { all: Object.keys(t.inputSchema.properties ?? {}), required: t.inputSchema.required ?? [] },
-      ]),
-    );
-    expect(args).toEqual({
+    expect(argumentsOf(tools)).toEqual({
       listar_estaciones: { all: [], required: [] },
       estado_estacion: { all: ['estacion'], required: ['estacion'] },
       agendar_contacto: {

@@ -1,4 +1,4 @@
-import { describeToolSurface, READ_ONLY, writes } from '@code-cluster/testkit/vitest';
+import { argumentsOf, describeToolSurface, READ_ONLY, writes } from '@code-cluster/testkit/vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEmbedded, resourceText } from './helpers.js';
@@ -28,13 +28,7 @@ describe('roverdt-mcp contract (CONTRACT.md)', () => {
 
   it('gives the five rover tools the contract argument names', async () => {
     const { tools } = await client.listTools();
-    const args = Object.fromEntries(
-      tools.map((t) => [
-        t.name,
-        { all: Object.keys(t.inputSchema.properties ?? {}), required: t.inputSchema.required ?? [] },
-      ]),
-    );
-    expect(args).toEqual({
+    expect(argumentsOf(tools)).toEqual({
       estado_rover: { all: ['rover_id'], required: ['rover_id'] },
       planificar_ruta: { all: ['rover_id', 'destino'], required: ['rover_id', 'destino'] },
       ejecutar_ruta: { all: ['rover_id', 'ruta_id'], required: ['rover_id', 'ruta_id'] },

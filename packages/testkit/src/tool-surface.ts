@@ -29,6 +29,16 @@ export function writes(
   };
 }
 
+/** Each tool's argument names (in schema order) and the required ones: what CONTRACT.md fixes. */
+export function argumentsOf(tools: readonly Tool[]): Record<string, { all: string[]; required: string[] }> {
+  return Object.fromEntries(
+    tools.map((t) => [
+      t.name,
+      { all: Object.keys(t.inputSchema.properties ?? {}), required: t.inputSchema.required ?? [] },
+    ]),
+  );
+}
+
 export interface ToolSurfaceOptions {
   /** tools/list of the session under test (called inside each test, after the suite's beforeAll). */
   listTools(): Promise<Tool[]>;

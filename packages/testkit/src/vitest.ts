@@ -1,5 +1,6 @@
 export { describeProtocolRules, type ProtocolSuiteOptions, type ToolCallSample } from './protocol-suite.js';
 export {
+  argumentsOf,
   describeToolSurface,
   READ_ONLY,
   type ToolHints,
