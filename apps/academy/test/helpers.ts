@@ -23,17 +23,16 @@ export async function connectEmbedded(options: { readOnly?: boolean; protocolVer
     createKitServer,
     academyServer,
     { academy },
-    { logger: quietLogger(), ...options },
-  );
-  return {
-    ...connection,
-    system,
-    close: async () => {
-      await connection.close();
-      system.close();
-      data.remove();
+    {
+      logger: quietLogger(),
+      ...options,
+      afterClose: () => {
+        system.close();
+        data.remove();
+      },
     },
-  };
+  );
+  return { ...connection, system };
 }
 
 /** Spawns the built bin on `dataDir`, without the developer's ACADEMY_* settings, plus `env`. */

@@ -43,19 +43,17 @@ export async function connectEmbedded(options: EmbeddedOptions = {}) {
     inProcessTransport(() => system.handler),
     scope === 'operador' ? { operatorToken: OPERATOR_TOKEN } : {},
   );
-  const connection = await connectKitInMemory(
+  return connectKitInMemory(
     createKitServer,
     groundstationServer(scope),
     { groundstation, scope },
-    { logger: quietLogger(), readOnly: options.readOnly, protocolVersion: options.protocolVersion },
-  );
-  return {
-    ...connection,
-    close: async () => {
-      await connection.close();
-      system.close();
+    {
+      logger: quietLogger(),
+      readOnly: options.readOnly,
+      protocolVersion: options.protocolVersion,
+      afterClose: () => system.close(),
     },
-  };
+  );
 }
 
 /** Spawns the built bin on `dataDir`, without the developer's GROUNDSTATION_* settings, plus `env`. */

@@ -21,7 +21,7 @@ export interface Embedded {
 /** lab-mcp over `system` (a lab suite of this process), with a real SDK client in the same process. */
 export function connectLab(
   system: LabSystem,
-  options: { readOnly?: boolean; protocolVersion?: string | undefined } = {},
+  options: { readOnly?: boolean; protocolVersion?: string | undefined; afterClose?: () => void } = {},
 ) {
   const lab = new LabClient(inProcessTransport(() => system.handler));
   return connectKitInMemory(
@@ -39,15 +39,8 @@ export async function embeddedLab(
 ): Promise<Embedded> {
   const { protocolVersion, ...systemOptions } = options;
   const system = createLabSystem({ file: join(dir, 'lab.db'), ...systemOptions });
-  const connection = await connectLab(system, { protocolVersion });
-  return {
-    system,
-    client: connection.client,
-    close: async () => {
-      await connection.close();
-      system.close();
-    },
-  };
+  const connection = await connectLab(system, { protocolVersion, afterClose: () => system.close() });
+  return { ...connection, system };
 }
 
 export async function callTool(client: Client, name: string, args: Record<string, unknown>) {

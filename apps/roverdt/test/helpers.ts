@@ -34,16 +34,14 @@ export async function connectEmbedded(options: EmbeddedOptions = {}) {
     createKitServer,
     roverdtServer,
     { roverdt, legDelayMs: options.legDelayMs ?? 0 },
-    { logger: quietLogger(), readOnly: options.readOnly, protocolVersion: options.protocolVersion },
-  );
-  return {
-    ...connection,
-    system,
-    close: async () => {
-      await connection.close();
-      system.close();
+    {
+      logger: quietLogger(),
+      readOnly: options.readOnly,
+      protocolVersion: options.protocolVersion,
+      afterClose: () => system.close(),
     },
-  };
+  );
+  return { ...connection, system };
 }
 
 /** Spawns the built bin on `dataDir`, without the developer's ROVERDT_* settings, plus `env`. */

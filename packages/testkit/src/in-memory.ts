@@ -51,18 +51,27 @@ export interface KitConnectOptions<Logger> {
   logger: Logger;
   readOnly?: boolean | undefined;
   protocolVersion?: string | undefined;
+  /** Runs after the client and the server have closed (the embedded system, its temp dir). */
+  afterClose?: () => void;
 }
 
 /**
  * An app's server built from its definition and deps (what its bin serves), connected to a real SDK client
  * in the same process. `createKitServer` is passed in by the caller (see Connectable).
  */
-export function connectKitInMemory<Definition, Deps, Logger>(
+export async function connectKitInMemory<Definition, Deps, Logger>(
   createKitServer: KitFactory<Definition, Deps, Logger>,
   definition: Definition,
   deps: Deps,
-  { logger, readOnly, protocolVersion }: KitConnectOptions<Logger>,
+  { logger, readOnly, protocolVersion, afterClose }: KitConnectOptions<Logger>,
 ): Promise<{ client: Client; close(): Promise<void> }> {
   const server = createKitServer(definition, { deps, logger, ...(readOnly ? { readOnly } : {}) });
-  return connectInMemory(server, { protocolVersion });
+  const connection = await connectInMemory(server, { protocolVersion });
+  return {
+    client: connection.client,
+    close: async () => {
+      await connection.close();
+      afterClose?.();
+    },
+  };
 }
