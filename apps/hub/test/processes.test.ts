@@ -1,4 +1,4 @@
-import { type StdioPeer, spawnServer, type WireMessage } from '@code-cluster/testkit';
+import { type StdioPeer, spawnServer, wireData } from '@code-cluster/testkit';
 import { trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from './helpers.js';
@@ -12,8 +12,6 @@ function spawnHub(dir: string): StdioPeer {
   track(peer);
   return peer;
 }
-
-const structured = <T>(m: WireMessage) => (m.result as { structuredContent: T }).structuredContent;
 
 describe('durability: kill -9 in the middle of a stream of publishes', () => {
   it('keeps every acknowledged publish, and a retry with the same key never duplicates', async () => {
@@ -35,7 +33,7 @@ describe('durability: kill -9 in the middle of a stream of publishes', () => {
     first.onEvent((event) => {
       const id = event.message?.id;
       if (event.direction !== 'in' || typeof id !== 'string' || !id.startsWith('p-')) return;
-      const seq = structured<{ evento: { secuencia: number } }>(event.message!).evento.secuencia;
+      const seq = wireData<{ evento: { secuencia: number } }>(event.message!).evento.secuencia;
       acked.set(Number(id.slice(2)), seq);
     });
     // A stream in flight: every request is sent, the process dies while answers are still coming.
@@ -51,7 +49,7 @@ describe('durability: kill -9 in the middle of a stream of publishes', () => {
     await second.initialize();
     for (let i = 0; i < TOTAL; i++) {
       const response = await second.request('tools/call', publish(i).params);
-      const result = structured<{ evento: { secuencia: number }; duplicado: boolean }>(response);
+      const result = wireData<{ evento: { secuencia: number }; duplicado: boolean }>(response);
       if (acked.has(i)) {
         expect(result.duplicado).toBe(true);
         expect(result.evento.secuencia).toBe(acked.get(i));
@@ -61,7 +59,7 @@ describe('durability: kill -9 in the middle of a stream of publishes', () => {
     const seen: number[] = [];
     let desde: string | undefined;
     for (;;) {
-      const page = structured<{
+      const page = wireData<{
         eventos: Array<{ datos: { i: number } }>;
         siguiente_cursor: string;
         hay_mas: boolean;
@@ -96,7 +94,7 @@ describe('two hub processes on one data dir', () => {
         name: 'publicar_evento',
         arguments: { topico: 'compartido', tipo: 'aviso', datos: { round } },
       });
-      expect(structured<{ evento: { secuencia: number } }>(published).evento.secuencia).toBe(round);
+      expect(wireData<{ evento: { secuencia: number } }>(published).evento.secuencia).toBe(round);
       await subscriber.waitFor(
         (m) =>
           m.method === 'notifications/resources/updated' &&
@@ -124,6 +122,6 @@ describe('two hub processes on one data dir', () => {
       name: 'leer_eventos',
       arguments: { topico: 'compartido' },
     });
-    expect(structured<{ eventos: unknown[] }>(read).eventos).toHaveLength(3);
+    expect(wireData<{ eventos: unknown[] }>(read).eventos).toHaveLength(3);
   });
 });

@@ -15,4 +15,12 @@ export {
 } from './peer.js';
 export { peakRssUntilIdle, rssMiB } from './process-stats.js';
 export { readmeSection } from './readme.js';
-export { rejectionOf, resourceText, tempDataDir, textOf } from './results.js';
+export {
+  rejectionOf,
+  resourceText,
+  tempDataDir,
+  textOf,
+  wireData,
+  wireIsError,
+  wireText,
+} from './results.js';
