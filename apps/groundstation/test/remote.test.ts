@@ -23,14 +23,16 @@ function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: s
   return peer;
 }
 
-const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+// Pinned inside orbiteye-cl's reference window (2026-11-23 to 2027-01-15), whatever today is; bookings are
+// placed from the same clock, so the agenda's window holds them on any day the test runs.
+const NOW = Date.parse('2026-12-01T10:30:00Z');
+const inHours = (hours: number) => new Date(NOW + hours * 3_600_000).toISOString();
 
 beforeAll(async () => {
   system = createGroundstationSystem({
     file: join(data.dir, 'remote-system.db'),
     operatorToken: OPERATOR_TOKEN,
-    // Pinned inside orbiteye-cl's reference window (2026-11-23 to 2027-01-15), whatever today is.
-    now: () => Date.parse('2026-12-01T10:30:00Z'),
+    now: () => NOW,
   });
   service = await serveHttp(system.handler, { token: TOKEN });
 });
