@@ -1,13 +1,11 @@
 import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { AcademyClient } from '@code-cluster/shared/academy';
 import type { AcademyDeps } from './deps.js';
-import { academyServer } from './server.js';
+import { academyServer, identity } from './server.js';
 import { options } from './settings.js';
-import { VERSION } from './version.js';
 
 const app: ServerApp<typeof options, AcademyDeps> = {
-  name: 'academy-mcp',
-  version: VERSION,
+  ...identity,
   summary: 'MCP server of the CO.DE Academy platform (courses, progress, quizzes, read-only analytics SQL)',
   options,
   async start(config, logger) {

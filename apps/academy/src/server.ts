@@ -1,14 +1,16 @@
-import { createKitServer, type KitServer, type Logger, type ServerDefinition } from '@code-cluster/mcp-kit';
+import type { ServerDefinition } from '@code-cluster/mcp-kit';
+import pkg from '../package.json' with { type: 'json' };
 import type { AcademyDeps } from './deps.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { tools } from './tools/index.js';
-import { VERSION } from './version.js';
+
+/** The server's name and version, stated once: its definition and its bin (`--version`) read them. */
+export const identity = { name: 'academy-mcp', version: pkg.version } as const;
 
 export const academyServer: ServerDefinition<AcademyDeps> = {
-  name: 'academy-mcp',
+  ...identity,
   title: 'Academia (CO.DE)',
-  version: VERSION,
   instructions:
     'Servidor de la plataforma de CO.DE Academy: cursos, lecciones, progreso de estudiantes, cuestionarios y ' +
     'analítica SQL de solo lectura. Empieza por buscar_cursos para conocer los ids de cursos, lecciones y ' +
@@ -19,14 +21,3 @@ export const academyServer: ServerDefinition<AcademyDeps> = {
   resources: registerResources,
   prompts: registerPrompts,
 };
-
-export interface CreateServerOptions {
-  logger: Logger;
-  readOnly?: boolean;
-  toolTimeoutMs?: number;
-}
-
-/** Builds academy-mcp around its dependencies; no side effects until `connect`. */
-export function createServer(deps: AcademyDeps, options: CreateServerOptions): KitServer {
-  return createKitServer(academyServer, { deps, ...options });
-}

@@ -1,3 +1,4 @@
+import { argumentsOf, describeToolSurface, READ_ONLY, writes } from '@code-cluster/testkit/vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEmbedded, resourceText } from './helpers.js';
@@ -9,18 +10,24 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
 describe('academy-mcp contract (CONTRACT.md)', () => {
+  describeToolSurface({
+    listTools: async () => (await client.listTools()).tools,
+    tools: {
+      buscar_cursos: READ_ONLY,
+      progreso_estudiante: READ_ONLY,
+      ver_quiz: READ_ONLY,
+      registrar_avance: writes({ idempotent: true }),
+      responder_quiz: writes(),
+      consulta_sql: READ_ONLY,
+    },
+    descriptions: /Úsala/,
+    snapshot: './snapshots/tools.json',
+  });
+
   it('offers the five contract tools, with their argument names, plus ver_quiz', async () => {
     const { tools } = await client.listTools();
-    const args = Object.fromEntries(
-      tools.map((t) => [
-        t.name,
-        { all: Object.keys(t.inputSchema.properties ?? {}), required: t.inputSchema.required ?? [] },
-      ]),
-    );
-    expect(args).toEqual({
+    expect(argumentsOf(tools)).toEqual({
       buscar_cursos: { all: ['texto'], required: [] },
       progreso_estudiante: { all: ['estudiante'], required: ['estudiante'] },
       ver_quiz: { all: ['quiz'], required: ['quiz'] },
@@ -32,33 +39,6 @@ describe('academy-mcp contract (CONTRACT.md)', () => {
       consulta_sql: { all: ['sql', 'parametros', 'limite'], required: ['sql'] },
     });
     for (const tool of tools) expect(tool.inputSchema).toMatchObject({ additionalProperties: false });
-  });
-
-  it('annotates reads as read-only (consulta_sql included) and the two writes accurately', async () => {
-    const { tools } = await client.listTools();
-    const annotations = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-    for (const name of ['buscar_cursos', 'progreso_estudiante', 'ver_quiz', 'consulta_sql'])
-      expect(annotations[name]).toMatchObject(READ_ONLY);
-    expect(annotations.registrar_avance).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: true,
-    });
-    expect(annotations.responder_quiz).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: false,
-    });
-    for (const tool of tools) {
-      expect(tool.title).toBeTruthy();
-      expect(tool.description).toMatch(/Úsala/);
-      expect(tool.outputSchema).toMatchObject({ type: 'object' });
-    }
-  });
-
-  it('keeps the tool surface identical to the committed snapshot', async () => {
-    const { tools } = await client.listTools();
-    await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot('./snapshots/tools.json');
   });
 
   it('drops the write tools under --read-only, and calling one is an unknown tool', async () => {

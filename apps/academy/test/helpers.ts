@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { Logger } from '@code-cluster/mcp-kit';
+import { createKitServer, Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { AcademyClient } from '@code-cluster/shared/academy';
 import { createAcademySystem } from '@code-cluster/systems/academy';
 import { type SpawnOptions, spawnServerWithData, tempDataDir } from '@code-cluster/testkit';
-import { connectInMemory } from '@code-cluster/testkit/in-memory';
-import { createServer } from '../src/server.js';
+import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
+import { academyServer } from '../src/server.js';
 
 export { resourceText, tempDataDir, textOf } from '@code-cluster/testkit';
 
@@ -19,23 +19,20 @@ export async function connectEmbedded(options: { readOnly?: boolean; protocolVer
   const data = tempDataDir();
   const system = createAcademySystem({ file: join(data.dir, 'academy.db'), now: () => Date.parse(PINNED) });
   const academy = new AcademyClient(inProcessTransport(() => system.handler));
-  const server = createServer(
+  const connection = await connectKitInMemory(
+    createKitServer,
+    academyServer,
     { academy },
-    { logger: quietLogger(), ...(options.readOnly ? { readOnly: true } : {}) },
-  );
-  const connection = await connectInMemory(
-    server,
-    options.protocolVersion ? { protocolVersion: options.protocolVersion } : {},
-  );
-  return {
-    ...connection,
-    system,
-    close: async () => {
-      await connection.close();
-      system.close();
-      data.remove();
+    {
+      logger: quietLogger(),
+      ...options,
+      afterClose: () => {
+        system.close();
+        data.remove();
+      },
     },
-  };
+  );
+  return { ...connection, system };
 }
 
 /** Spawns the built bin on `dataDir`, without the developer's ACADEMY_* settings, plus `env`. */

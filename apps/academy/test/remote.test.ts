@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type RunningService, serveHttp } from '@code-cluster/systems';
 import { type AcademySystem, createAcademySystem } from '@code-cluster/systems/academy';
-import type { StdioPeer } from '@code-cluster/testkit';
+import { type StdioPeer, wireData, wireIsError, wireText } from '@code-cluster/testkit';
 import { describeUnreachableSystem, trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAcademy, tempDataDir } from './helpers.js';
@@ -18,12 +18,6 @@ function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: s
   return peer;
 }
 
-const textOf = (m: { result?: unknown }) =>
-  (m.result as { content: Array<{ text: string }> }).content.map((c) => c.text).join('\n');
-const isError = (m: { result?: unknown }) => (m.result as { isError?: boolean }).isError === true;
-const structured = (m: { result?: unknown }) =>
-  (m.result as { structuredContent: Record<string, unknown> }).structuredContent;
-
 beforeAll(async () => {
   system = createAcademySystem({ file: join(data.dir, 'remote-system.db') });
   service = await serveHttp(system.handler, { token: TOKEN });
@@ -39,23 +33,23 @@ describe('academy-mcp against the academy system over real loopback HTTP', () =>
     const peer = spawnRemote(service.url);
     await peer.initialize();
     const search = await peer.request('tools/call', { name: 'buscar_cursos', arguments: {} });
-    expect(textOf(search)).toMatch(/^4 cursos:/);
+    expect(wireText(search)).toMatch(/^4 cursos:/);
     const progress = await peer.request('tools/call', {
       name: 'progreso_estudiante',
       arguments: { estudiante: 'ana-garcia' },
     });
-    expect(isError(progress)).toBe(false);
+    expect(wireIsError(progress)).toBe(false);
     const recorded = await peer.request('tools/call', {
       name: 'registrar_avance',
       arguments: { estudiante: 'ana-garcia', leccion: 'mcp-03-herramientas' },
     });
-    expect(isError(recorded)).toBe(false);
+    expect(wireIsError(recorded)).toBe(false);
     expect(system.store.isCompleted('ana-garcia', 'mcp-03-herramientas')).toBeDefined();
     const quiz = await peer.request('tools/call', {
       name: 'responder_quiz',
       arguments: { estudiante: 'ana-garcia', quiz: 'quiz-mcp-01', respuestas: { p1: 'b', p2: 'c' } },
     });
-    expect(structured(quiz)).toMatchObject({ aciertos: 2, aprobado: true });
+    expect(wireData(quiz)).toMatchObject({ aciertos: 2, aprobado: true });
     const sql = await peer.request('tools/call', {
       name: 'consulta_sql',
       arguments: {
@@ -63,21 +57,21 @@ describe('academy-mcp against the academy system over real loopback HTTP', () =>
         parametros: ['ana-garcia', 'quiz-mcp-01'],
       },
     });
-    expect(structured(sql)).toMatchObject({ filas: [[1]] });
+    expect(wireData(sql)).toMatchObject({ filas: [[1]] });
     const refused = await peer.request('tools/call', {
       name: 'consulta_sql',
       arguments: { sql: 'DROP TABLE avances' },
     });
-    expect(isError(refused)).toBe(true);
-    expect(textOf(refused)).toContain('DROP');
+    expect(wireIsError(refused)).toBe(true);
+    expect(wireText(refused)).toContain('DROP');
   });
 
   it('reports a refused system credential as a domain error, never a crash', async () => {
     const peer = spawnRemote(service.url, { ACADEMY_API_TOKEN: 'wrong' });
     await peer.initialize();
     const response = await peer.request('tools/call', { name: 'buscar_cursos', arguments: {} });
-    expect(isError(response)).toBe(true);
-    expect(textOf(response)).toContain('token');
+    expect(wireIsError(response)).toBe(true);
+    expect(wireText(response)).toContain('token');
   });
 });
 

@@ -2,13 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
 import { type GroundstationDeps, SCOPES } from './deps.js';
-import { groundstationServer } from './server.js';
+import { groundstationServer, identity } from './server.js';
 import { options } from './settings.js';
-import { VERSION } from './version.js';
 
 const app: ServerApp<typeof options, GroundstationDeps> = {
-  name: 'groundstation-mcp',
-  version: VERSION,
+  ...identity,
   summary: 'MCP server of the CO.DE ground stations (status, health, contact scheduling, maintenance)',
   options,
   scopes: SCOPES,

@@ -1,9 +1,12 @@
-import { createKitServer, type KitServer, type Logger, type ServerDefinition } from '@code-cluster/mcp-kit';
+import type { ServerDefinition } from '@code-cluster/mcp-kit';
+import pkg from '../package.json' with { type: 'json' };
 import type { GroundstationDeps, Scope } from './deps.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { operatorTools, toolsFor } from './tools/index.js';
-import { VERSION } from './version.js';
+
+/** The server's name and version, stated once: its definition and its bin (`--version`) read them. */
+export const identity = { name: 'groundstation-mcp', version: pkg.version } as const;
 
 /**
  * The server as data; its tools depend on the scope (operator tools only in `operador`). `operatorSessions`:
@@ -15,9 +18,8 @@ export function groundstationServer(
   operatorSessions = scope === 'operador',
 ): ServerDefinition<GroundstationDeps> {
   return {
-    name: 'groundstation-mcp',
+    ...identity,
     title: 'Estaciones terrenas (CO.DE)',
-    version: VERSION,
     instructions:
       'Servidor de las estaciones terrenas OrbitEye de CO.DE Academy (orbiteye-mx, orbiteye-cl, ' +
       'orbiteye-es): estado y salud de cada estación, agenda de contactos con satélites y mantenimiento. ' +
@@ -39,15 +41,4 @@ export function groundstationServer(
     resources: registerResources,
     prompts: registerPrompts,
   };
-}
-
-export interface CreateServerOptions {
-  logger: Logger;
-  readOnly?: boolean;
-  toolTimeoutMs?: number;
-}
-
-/** Builds groundstation-mcp around its dependencies; no side effects until `connect`. */
-export function createServer(deps: GroundstationDeps, options: CreateServerOptions): KitServer {
-  return createKitServer(groundstationServer(deps.scope), { deps, ...options });
 }

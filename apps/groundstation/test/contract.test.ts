@@ -1,3 +1,4 @@
+import { argumentsOf, describeToolSurface, READ_ONLY, writes } from '@code-cluster/testkit/vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { after, connectEmbedded, resourceText } from './helpers.js';
@@ -17,19 +18,34 @@ const DEFAULT_TOOLS = [
   'listar_estaciones',
   'listar_mantenimientos',
 ];
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 describe('groundstation-mcp contract (CONTRACT.md)', () => {
-  it('offers exactly the six ground station tools by default, with the contract argument names', async () => {
+  describeToolSurface({
+    listTools: async () => (await client.listTools()).tools,
+    tools: {
+      listar_estaciones: READ_ONLY,
+      estado_estacion: READ_ONLY,
+      agenda_estacion: READ_ONLY,
+      listar_mantenimientos: READ_ONLY,
+      agendar_contacto: writes(),
+      cancelar_contacto: writes({ destructive: true, idempotent: true }),
+    },
+    descriptions: /Úsala/,
+    snapshot: './snapshots/tools.json',
+    // The snapshot holds the operator scope's list, the widest.
+    snapshotTools: async () => {
+      const operator = await connectEmbedded({ scope: 'operador' });
+      try {
+        return (await operator.client.listTools()).tools;
+      } finally {
+        await operator.close();
+      }
+    },
+  });
+
+  it('gives the six default tools the contract argument names', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(DEFAULT_TOOLS);
-    const args = Object.fromEntries(
-      tools.map((t) => [
-        t.name,
-        { all: Object.keys(t.inputSchema.properties ?? {}), required: t.inputSchema.required ?? [] },
-      ]),
-    );
-    expect(args).toEqual({
+    expect(argumentsOf(tools)).toEqual({
       listar_estaciones: { all: [], required: [] },
       estado_estacion: { all: ['estacion'], required: ['estacion'] },
       agendar_contacto: {
@@ -55,41 +71,6 @@ describe('groundstation-mcp contract (CONTRACT.md)', () => {
       pattern: '^ct-[0-9a-f]{12}$',
     });
     for (const tool of tools) expect(tool.inputSchema).toMatchObject({ additionalProperties: false });
-  });
-
-  it('annotates read tools as read-only and write tools accurately', async () => {
-    const { tools } = await client.listTools();
-    const annotations = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-    for (const name of ['listar_estaciones', 'estado_estacion', 'agenda_estacion', 'listar_mantenimientos']) {
-      expect(annotations[name]).toMatchObject(READ_ONLY);
-    }
-    expect(annotations.agendar_contacto).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: false,
-    });
-    expect(annotations.cancelar_contacto).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: true,
-      openWorldHint: false,
-    });
-    for (const tool of tools) {
-      expect(tool.title).toBeTruthy();
-      expect(tool.description).toMatch(/Úsala/);
-      expect(tool.outputSchema).toMatchObject({ type: 'object' });
-    }
-  });
-
-  it('keeps the tool surface (operator scope included) identical to the committed snapshot', async () => {
-    const operator = await connectEmbedded({ scope: 'operador' });
-    try {
-      const { tools } = await operator.client.listTools();
-      await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot('./snapshots/tools.json');
-    } finally {
-      await operator.close();
-    }
   });
 
   it('offers programar_mantenimiento and cancelar_mantenimiento only in operator scope, never under --read-only', async () => {

@@ -1,11 +1,11 @@
-import { Logger } from '@code-cluster/mcp-kit';
+import { createKitServer, Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
 import { createGroundstationSystem } from '@code-cluster/systems/groundstation';
 import { type SpawnOptions, spawnServerWithData } from '@code-cluster/testkit';
-import { connectInMemory } from '@code-cluster/testkit/in-memory';
+import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
 import type { Scope } from '../src/deps.js';
-import { createServer } from '../src/server.js';
+import { groundstationServer } from '../src/server.js';
 
 export { resourceText, tempDataDir, textOf } from '@code-cluster/testkit';
 
@@ -43,21 +43,17 @@ export async function connectEmbedded(options: EmbeddedOptions = {}) {
     inProcessTransport(() => system.handler),
     scope === 'operador' ? { operatorToken: OPERATOR_TOKEN } : {},
   );
-  const server = createServer(
+  return connectKitInMemory(
+    createKitServer,
+    groundstationServer(scope),
     { groundstation, scope },
-    { logger: quietLogger(), ...(options.readOnly ? { readOnly: true } : {}) },
-  );
-  const connection = await connectInMemory(
-    server,
-    options.protocolVersion ? { protocolVersion: options.protocolVersion } : {},
-  );
-  return {
-    ...connection,
-    close: async () => {
-      await connection.close();
-      system.close();
+    {
+      logger: quietLogger(),
+      readOnly: options.readOnly,
+      protocolVersion: options.protocolVersion,
+      afterClose: () => system.close(),
     },
-  };
+  );
 }
 
 /** Spawns the built bin on `dataDir`, without the developer's GROUNDSTATION_* settings, plus `env`. */

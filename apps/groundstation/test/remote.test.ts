@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type RunningService, serveHttp } from '@code-cluster/systems';
 import { createGroundstationSystem, type GroundstationSystem } from '@code-cluster/systems/groundstation';
-import type { StdioPeer } from '@code-cluster/testkit';
+import { type StdioPeer, wireIsError, wireText } from '@code-cluster/testkit';
 import { describeUnreachableSystem, trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnGroundstation, tempDataDir } from './helpers.js';
@@ -23,17 +23,16 @@ function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: s
   return peer;
 }
 
-const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
-const textOf = (m: { result?: unknown }) =>
-  (m.result as { content: Array<{ text: string }> }).content.map((c) => c.text).join('\n');
-const isError = (m: { result?: unknown }) => (m.result as { isError?: boolean }).isError === true;
+// Pinned inside orbiteye-cl's reference window (2026-11-23 to 2027-01-15), whatever today is; bookings are
+// placed from the same clock, so the agenda's window holds them on any day the test runs.
+const NOW = Date.parse('2026-12-01T10:30:00Z');
+const inHours = (hours: number) => new Date(NOW + hours * 3_600_000).toISOString();
 
 beforeAll(async () => {
   system = createGroundstationSystem({
     file: join(data.dir, 'remote-system.db'),
     operatorToken: OPERATOR_TOKEN,
-    // Pinned inside orbiteye-cl's reference window (2026-11-23 to 2027-01-15), whatever today is.
-    now: () => Date.parse('2026-12-01T10:30:00Z'),
+    now: () => NOW,
   });
   service = await serveHttp(system.handler, { token: TOKEN });
 });
@@ -48,12 +47,12 @@ describe('groundstation-mcp against the ground station system over real loopback
     const peer = spawnRemote(service.url);
     await peer.initialize();
     const list = await peer.request('tools/call', { name: 'listar_estaciones', arguments: {} });
-    expect(textOf(list)).toMatch(/^3 estaciones:/);
+    expect(wireText(list)).toMatch(/^3 estaciones:/);
     const state = await peer.request('tools/call', {
       name: 'estado_estacion',
       arguments: { estacion: 'orbiteye-es' },
     });
-    expect(isError(state)).toBe(false);
+    expect(wireIsError(state)).toBe(false);
     const booked = await peer.request('tools/call', {
       name: 'agendar_contacto',
       arguments: {
@@ -71,12 +70,12 @@ describe('groundstation-mcp against the ground station system over real loopback
       name: 'agenda_estacion',
       arguments: { estacion: 'orbiteye-es', horas: 6 },
     });
-    expect(textOf(agenda)).toContain(id);
+    expect(wireText(agenda)).toContain(id);
     const cancelled = await peer.request('tools/call', {
       name: 'cancelar_contacto',
       arguments: { contacto_id: id },
     });
-    expect(isError(cancelled)).toBe(false);
+    expect(wireIsError(cancelled)).toBe(false);
     expect(system.store.getContact(id)?.status).toBe('cancelado');
   });
 
@@ -92,8 +91,8 @@ describe('groundstation-mcp against the ground station system over real loopback
         fin: '2027-01-05T00:10:00Z',
       },
     });
-    expect(isError(response)).toBe(true);
-    expect(textOf(response)).toMatch(/^La estación orbiteye-cl está en mantenimiento del /);
+    expect(wireIsError(response)).toBe(true);
+    expect(wireText(response)).toMatch(/^La estación orbiteye-cl está en mantenimiento del /);
   });
 
   it("programs maintenance with the server's own operator credential, and only with a valid one", async () => {
@@ -106,7 +105,7 @@ describe('groundstation-mcp against the ground station system over real loopback
       name: 'programar_mantenimiento',
       arguments: { estacion: 'orbiteye-mx', inicio: inHours(100), fin: inHours(102), motivo: 'Calibración' },
     });
-    expect(isError(ok)).toBe(false);
+    expect(wireIsError(ok)).toBe(false);
 
     const forged = spawnRemote(service.url, { GROUNDSTATION_OPERATOR_TOKEN: 'guess' }, [
       '--scope',
@@ -117,8 +116,8 @@ describe('groundstation-mcp against the ground station system over real loopback
       name: 'programar_mantenimiento',
       arguments: { estacion: 'orbiteye-mx', inicio: inHours(110), fin: inHours(112), motivo: 'Calibración' },
     });
-    expect(isError(refused)).toBe(true);
-    expect(textOf(refused)).toContain('credencial de operador');
+    expect(wireIsError(refused)).toBe(true);
+    expect(wireText(refused)).toContain('credencial de operador');
 
     // Outside operator scope the configured credential is not used: the tool does not even exist.
     const consult = spawnRemote(service.url, { GROUNDSTATION_OPERATOR_TOKEN: OPERATOR_TOKEN });
@@ -134,8 +133,8 @@ describe('groundstation-mcp against the ground station system over real loopback
     const peer = spawnRemote(service.url, { GROUNDSTATION_API_TOKEN: 'wrong' });
     await peer.initialize();
     const response = await peer.request('tools/call', { name: 'listar_estaciones', arguments: {} });
-    expect(isError(response)).toBe(true);
-    expect(textOf(response)).toContain('token');
+    expect(wireIsError(response)).toBe(true);
+    expect(wireText(response)).toContain('token');
   });
 });
 

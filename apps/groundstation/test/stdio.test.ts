@@ -1,4 +1,4 @@
-import type { StdioPeer } from '@code-cluster/testkit';
+import { type StdioPeer, wireText } from '@code-cluster/testkit';
 import { describeProtocolRules, trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnGroundstation, tempDataDir } from './helpers.js';
@@ -27,8 +27,6 @@ describeProtocolRules('groundstation-mcp (built bin)', {
   writeTools: ['agendar_contacto', 'cancelar_contacto'],
 });
 
-const textOf = (m: { result?: unknown }) =>
-  (m.result as { content: Array<{ text: string }> }).content.map((c) => c.text).join('\n');
 const toolNames = async (peer: StdioPeer) =>
   ((await peer.request('tools/list')).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
 
@@ -81,7 +79,7 @@ describe('groundstation-mcp over stdio: scope and persistence', () => {
       },
     });
     expect((clash.result as { isError: boolean }).isError).toBe(true);
-    expect(textOf(clash)).toContain(id);
+    expect(wireText(clash)).toContain(id);
   });
 
   it('offers programar_mantenimiento with --scope operador, and it works on the embedded system', async () => {
@@ -98,7 +96,7 @@ describe('groundstation-mcp over stdio: scope and persistence', () => {
       },
     });
     expect((response.result as { isError?: boolean }).isError).toBeFalsy();
-    expect(textOf(response)).toMatch(/^Mantenimiento mt-[0-9a-f]{12} programado en orbiteye-es/);
+    expect(wireText(response)).toMatch(/^Mantenimiento mt-[0-9a-f]{12} programado en orbiteye-es/);
     const id = (response.result as { structuredContent: { mantenimiento_id: string } }).structuredContent
       .mantenimiento_id;
     const listed = async () =>
@@ -115,7 +113,7 @@ describe('groundstation-mcp over stdio: scope and persistence', () => {
       name: 'cancelar_mantenimiento',
       arguments: { mantenimiento_id: id },
     });
-    expect(textOf(cancelled)).toMatch(new RegExp(`^Mantenimiento ${id} de orbiteye-es cancelado`));
+    expect(wireText(cancelled)).toMatch(new RegExp(`^Mantenimiento ${id} de orbiteye-es cancelado`));
     expect(await listed()).toEqual([]);
   });
 

@@ -1,13 +1,11 @@
 import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { deferredWatcher, HubClient } from '@code-cluster/shared/hub';
 import type { HubDeps } from './deps.js';
-import { hubServer } from './server.js';
+import { hubServer, identity } from './server.js';
 import { options } from './settings.js';
-import { VERSION } from './version.js';
 
 const app: ServerApp<typeof options, HubDeps> = {
-  name: 'hub-mcp',
-  version: VERSION,
+  ...identity,
   summary: 'MCP server of the CO.DE event hub (topics, publish, read, subscribe)',
   options,
   async start(config, logger) {

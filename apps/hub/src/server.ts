@@ -1,14 +1,16 @@
-import { createKitServer, type KitServer, type Logger, type ServerDefinition } from '@code-cluster/mcp-kit';
+import type { ServerDefinition } from '@code-cluster/mcp-kit';
+import pkg from '../package.json' with { type: 'json' };
 import type { HubDeps } from './deps.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources, topicSubscriptions } from './resources.js';
 import { tools } from './tools/index.js';
-import { VERSION } from './version.js';
+
+/** The server's name and version, stated once: its definition and its bin (`--version`) read them. */
+export const identity = { name: 'hub-mcp', version: pkg.version } as const;
 
 export const hubServer: ServerDefinition<HubDeps> = {
-  name: 'hub-mcp',
+  ...identity,
   title: 'Hub de eventos (CO.DE)',
-  version: VERSION,
   instructions:
     'Servidor del hub de eventos de CO.DE Academy: tópicos con un registro ordenado y duradero de eventos. ' +
     'listar_topicos muestra qué tópicos existen; leer_eventos los lee por páginas con cursor (del más antiguo ' +
@@ -22,14 +24,3 @@ export const hubServer: ServerDefinition<HubDeps> = {
   prompts: registerPrompts,
   subscriptions: topicSubscriptions,
 };
-
-export interface CreateServerOptions {
-  logger: Logger;
-  readOnly?: boolean;
-  toolTimeoutMs?: number;
-}
-
-/** Builds hub-mcp around its dependencies; no side effects until `connect`. */
-export function createServer(deps: HubDeps, options: CreateServerOptions): KitServer {
-  return createKitServer(hubServer, { deps, ...options });
-}

@@ -1,3 +1,4 @@
+import { describeToolSurface, READ_ONLY, writes } from '@code-cluster/testkit/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, type Embedded, embeddedHub, resourceText, type Session, tempDataDir } from './helpers.js';
 
@@ -20,9 +21,15 @@ afterAll(async () => {
 });
 
 describe('hub-mcp contract (CONTRACT.md)', () => {
-  it('offers exactly the three hub tools with the contract arguments', async () => {
+  describeToolSurface({
+    listTools: async () => (await session.client.listTools()).tools,
+    tools: { publicar_evento: writes(), leer_eventos: READ_ONLY, listar_topicos: READ_ONLY },
+    descriptions: /Úsala/,
+    snapshot: './snapshots/tools.json',
+  });
+
+  it('gives the three hub tools the contract arguments', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['publicar_evento', 'leer_eventos', 'listar_topicos']);
     const props = (name: string) =>
       Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {}).sort();
     expect(props('publicar_evento')).toEqual(['clave_idempotencia', 'datos', 'tipo', 'topico']);
@@ -36,35 +43,11 @@ describe('hub-mcp contract (CONTRACT.md)', () => {
     expect(props('listar_topicos')).toEqual([]);
   });
 
-  it('annotates publishing as a non-idempotent write and says when a key makes it idempotent', async () => {
+  it('says in publicar_evento when a key makes publishing idempotent', async () => {
     const { tools } = await session.client.listTools();
     const publicar = tools.find((t) => t.name === 'publicar_evento')!;
-    expect(publicar.annotations).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: false,
-    });
     expect(publicar.description).toContain('clave_idempotencia');
     expect(publicar.description).toMatch(/nunca lo duplica/);
-    for (const name of ['leer_eventos', 'listar_topicos']) {
-      expect(tools.find((t) => t.name === name)!.annotations).toMatchObject({
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      });
-    }
-    for (const tool of tools) {
-      expect(tool.title).toBeTruthy();
-      expect(tool.description).toMatch(/Úsala/);
-      expect(tool.outputSchema).toMatchObject({ type: 'object' });
-    }
-  });
-
-  it('keeps the tool surface identical to the committed snapshot', async () => {
-    const { tools } = await session.client.listTools();
-    await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot('./snapshots/tools.json');
   });
 
   it('declares subscribable resources', () => {

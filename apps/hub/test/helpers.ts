@@ -1,12 +1,12 @@
 import { join } from 'node:path';
-import { Logger } from '@code-cluster/mcp-kit';
+import { createKitServer, Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { HubClient } from '@code-cluster/shared/hub';
 import { createHubSystem, type HubSystem } from '@code-cluster/systems/hub';
-import { connectInMemory } from '@code-cluster/testkit/in-memory';
+import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createServer } from '../src/server.js';
+import { hubServer } from '../src/server.js';
 
 export { resourceText, tempDataDir, textOf } from '@code-cluster/testkit';
 
@@ -37,13 +37,11 @@ export function embeddedHub(dir: string): Embedded {
   return {
     system,
     async connect(options = {}) {
-      const server = createServer(
+      const connection = await connectKitInMemory(
+        createKitServer,
+        hubServer,
         { hub },
-        { logger: quietLogger(), ...(options.readOnly ? { readOnly: true } : {}) },
-      );
-      const connection = await connectInMemory(
-        server,
-        options.protocolVersion ? { protocolVersion: options.protocolVersion } : {},
+        { logger: quietLogger(), ...options },
       );
       const updates: string[] = [];
       connection.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {

@@ -1,4 +1,4 @@
-import { type StdioPeer, spawnServer, type WireMessage } from '@code-cluster/testkit';
+import { type StdioPeer, spawnServer, wireData } from '@code-cluster/testkit';
 import { trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { engineForTests } from '../../../scripts/engines/engines.mjs';
@@ -17,7 +17,6 @@ const natsUrl = await engineForTests(
 );
 const streams: string[] = [];
 afterAll(() => deleteStreams(natsUrl, streams));
-const structured = <T>(m: WireMessage) => (m.result as { structuredContent: T }).structuredContent;
 
 let spawned = 0;
 const backings = [
@@ -69,7 +68,7 @@ describe.each(backings)('on $name', (backing) => {
       first.onEvent((event) => {
         const id = event.message?.id;
         if (event.direction !== 'in' || typeof id !== 'string' || !id.startsWith('p-')) return;
-        const seq = structured<{ evento: { secuencia: number } }>(event.message!).evento.secuencia;
+        const seq = wireData<{ evento: { secuencia: number } }>(event.message!).evento.secuencia;
         acked.set(Number(id.slice(2)), seq);
       });
       // A stream in flight: every request is sent, the process dies while answers are still coming.
@@ -86,7 +85,7 @@ describe.each(backings)('on $name', (backing) => {
       await second.initialize();
       for (let i = 0; i < TOTAL; i++) {
         const response = await second.request('tools/call', publish(i).params);
-        const result = structured<{ evento: { secuencia: number }; duplicado: boolean }>(response);
+        const result = wireData<{ evento: { secuencia: number }; duplicado: boolean }>(response);
         if (acked.has(i)) {
           expect(result.duplicado).toBe(true);
           expect(result.evento.secuencia).toBe(acked.get(i));
@@ -96,7 +95,7 @@ describe.each(backings)('on $name', (backing) => {
       const seen: number[] = [];
       let desde: string | undefined;
       for (;;) {
-        const page = structured<{
+        const page = wireData<{
           eventos: Array<{ datos: { i: number } }>;
           siguiente_cursor: string;
           hay_mas: boolean;
@@ -131,7 +130,7 @@ describe.each(backings)('on $name', (backing) => {
           name: 'publicar_evento',
           arguments: { topico: 'compartido', tipo: 'aviso', datos: { round } },
         });
-        expect(structured<{ evento: { secuencia: number } }>(published).evento.secuencia).toBe(round);
+        expect(wireData<{ evento: { secuencia: number } }>(published).evento.secuencia).toBe(round);
         await subscriber.waitFor(
           (m) =>
             m.method === 'notifications/resources/updated' &&
@@ -161,7 +160,7 @@ describe.each(backings)('on $name', (backing) => {
         name: 'leer_eventos',
         arguments: { topico: 'compartido' },
       });
-      expect(structured<{ eventos: unknown[] }>(read).eventos).toHaveLength(3);
+      expect(wireData<{ eventos: unknown[] }>(read).eventos).toHaveLength(3);
     });
   });
 });

@@ -4,7 +4,7 @@ import { inProcessTransport } from '@code-cluster/shared';
 import { HubClient } from '@code-cluster/shared/hub';
 import { type RunningService, serveHttp } from '@code-cluster/systems';
 import { createHubSystem, type HubSystem } from '@code-cluster/systems/hub';
-import { type StdioPeer, spawnServer, type WireMessage } from '@code-cluster/testkit';
+import { type StdioPeer, spawnServer, wireData, wireText } from '@code-cluster/testkit';
 import { trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from './helpers.js';
@@ -30,10 +30,6 @@ function spawnRemote(url: string, extraEnv: Record<string, string> = {}): StdioP
   return peer;
 }
 
-const textOf = (m: WireMessage) =>
-  (m.result as { content: Array<{ text: string }> }).content.map((c) => c.text).join('\n');
-const structured = <T>(m: WireMessage) => (m.result as { structuredContent: T }).structuredContent;
-
 beforeAll(async () => {
   system = createHubSystem({ file: join(data.dir, 'system', 'hub.db') });
   service = await serveHttp(system.handler, { token: TOKEN });
@@ -50,15 +46,15 @@ describe('hub-mcp against the hub system over real loopback HTTP', () => {
     await peer.initialize();
     const args = { topico: 'remoto', tipo: 'x', datos: { v: 1 }, clave_idempotencia: 'r-1' };
     const published = await peer.request('tools/call', { name: 'publicar_evento', arguments: args });
-    expect(structured<{ duplicado: boolean }>(published).duplicado).toBe(false);
+    expect(wireData<{ duplicado: boolean }>(published).duplicado).toBe(false);
     const retried = await peer.request('tools/call', { name: 'publicar_evento', arguments: args });
-    expect(structured<{ duplicado: boolean }>(retried).duplicado).toBe(true);
+    expect(wireData<{ duplicado: boolean }>(retried).duplicado).toBe(true);
     const read = await peer.request('tools/call', { name: 'leer_eventos', arguments: { topico: 'remoto' } });
-    expect(structured<{ eventos: Array<{ datos: unknown }> }>(read).eventos.map((e) => e.datos)).toEqual([
+    expect(wireData<{ eventos: Array<{ datos: unknown }> }>(read).eventos.map((e) => e.datos)).toEqual([
       { v: 1 },
     ]);
     const list = await peer.request('tools/call', { name: 'listar_topicos', arguments: {} });
-    expect(textOf(list)).toContain('remoto (1 evento');
+    expect(wireText(list)).toContain('remoto (1 evento');
     // The event is in the remote system's log, not in a local one.
     expect(system.store.lastSeq('remoto')).toBe(1);
     expect(existsSync(join(data.dir, 'server'))).toBe(false);
@@ -84,7 +80,7 @@ describe('hub-mcp against the hub system over real loopback HTTP', () => {
       arguments: { topico: 'remoto', tipo: 'x', datos: { p: 'x'.repeat(40_000), q: 'x'.repeat(40_000) } },
     });
     expect((response.result as { isError: boolean }).isError).toBe(true);
-    expect(textOf(response)).toContain('el límite es 65536 bytes');
+    expect(wireText(response)).toContain('el límite es 65536 bytes');
   });
 
   it('reports a refused credential as a domain error, never a crash', async () => {
@@ -92,7 +88,7 @@ describe('hub-mcp against the hub system over real loopback HTTP', () => {
     await peer.initialize();
     const response = await peer.request('tools/call', { name: 'listar_topicos', arguments: {} });
     expect((response.result as { isError: boolean }).isError).toBe(true);
-    expect(textOf(response)).toContain('token');
+    expect(wireText(response)).toContain('token');
   });
 
   it('reports a hub that is down as unavailable', async () => {
@@ -103,7 +99,7 @@ describe('hub-mcp against the hub system over real loopback HTTP', () => {
     await peer.initialize();
     const response = await peer.request('tools/call', { name: 'listar_topicos', arguments: {} });
     expect((response.result as { isError: boolean }).isError).toBe(true);
-    expect(textOf(response)).toContain('no está disponible');
+    expect(wireText(response)).toContain('no está disponible');
   });
 
   it('refuses a bad HUB_API_URL at start-up, naming it', async () => {

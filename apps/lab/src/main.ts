@@ -1,13 +1,11 @@
 import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { LabClient } from '@code-cluster/shared/lab';
 import type { LabDeps } from './deps.js';
-import { labServer } from './server.js';
+import { identity, labServer } from './server.js';
 import { options } from './settings.js';
-import { VERSION } from './version.js';
 
 const app: ServerApp<typeof options, LabDeps> = {
-  name: 'lab-mcp',
-  version: VERSION,
+  ...identity,
   summary: 'MCP server of the CO.DE lab suite (labs, sessions, submissions, automatic grading)',
   options,
   async start(config, logger) {

@@ -1,15 +1,17 @@
-import { createKitServer, type KitServer, type Logger, type ServerDefinition } from '@code-cluster/mcp-kit';
+import type { ServerDefinition } from '@code-cluster/mcp-kit';
+import pkg from '../package.json' with { type: 'json' };
 import type { LabDeps } from './deps.js';
 import { SessionProgress } from './progress.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { tools } from './tools/index.js';
-import { VERSION } from './version.js';
+
+/** The server's name and version, stated once: its definition and its bin (`--version`) read them. */
+export const identity = { name: 'lab-mcp', version: pkg.version } as const;
 
 export const labServer: ServerDefinition<LabDeps> = {
-  name: 'lab-mcp',
+  ...identity,
   title: 'Laboratorios (CO.DE)',
-  version: VERSION,
   instructions:
     'Servidor de los laboratorios de CO.DE Academy, con corrección automática. Flujo: listar_laboratorios ' +
     'para elegir; leer el enunciado en lab://laboratorios/{laboratorio}/enunciado; iniciar_laboratorio ' +
@@ -24,14 +26,3 @@ export const labServer: ServerDefinition<LabDeps> = {
   changes: { resources: true },
   sessionDeps: (deps, session) => ({ ...deps, progress: new SessionProgress(session.resourcesChanged) }),
 };
-
-export interface CreateServerOptions {
-  logger: Logger;
-  readOnly?: boolean;
-  toolTimeoutMs?: number;
-}
-
-/** Builds lab-mcp around its dependencies; no side effects until `connect`. */
-export function createServer(deps: LabDeps, options: CreateServerOptions): KitServer {
-  return createKitServer(labServer, { deps, ...options });
-}

@@ -1,5 +1,6 @@
+import { describeToolSurface, READ_ONLY, writes } from '@code-cluster/testkit/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Embedded, embeddedLab, tempDataDir } from './helpers.js';
+import { connectLab, type Embedded, embeddedLab, tempDataDir } from './helpers.js';
 
 const data = tempDataDir();
 let lab: Embedded;
@@ -12,14 +13,20 @@ afterAll(async () => {
 });
 
 describe('lab-mcp contract (CONTRACT.md)', () => {
-  it('offers exactly the four lab tools with the contract arguments', async () => {
+  describeToolSurface({
+    listTools: async () => (await lab.client.listTools()).tools,
+    tools: {
+      listar_laboratorios: READ_ONLY,
+      iniciar_laboratorio: writes(),
+      enviar_entrega: writes(),
+      resultado_entrega: READ_ONLY,
+    },
+    descriptions: /Úsala/,
+    snapshot: './snapshots/tools.json',
+  });
+
+  it('gives the four lab tools the contract arguments', async () => {
     const { tools } = await lab.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([
-      'listar_laboratorios',
-      'iniciar_laboratorio',
-      'enviar_entrega',
-      'resultado_entrega',
-    ]);
     const schema = (name: string) => tools.find((t) => t.name === name)!.inputSchema;
     expect(Object.keys(schema('listar_laboratorios').properties ?? {})).toEqual([]);
     expect(schema('iniciar_laboratorio').required).toEqual(['laboratorio', 'estudiante']);
@@ -30,31 +37,6 @@ describe('lab-mcp contract (CONTRACT.md)', () => {
     });
     expect(schema('resultado_entrega').required).toEqual(['entrega_id']);
     expect(schema('resultado_entrega').properties?.espera_max_s).toMatchObject({ minimum: 0, maximum: 25 });
-  });
-
-  it('annotates reads as read-only and session/submission creation as non-idempotent writes', async () => {
-    const { tools } = await lab.client.listTools();
-    const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-    for (const name of ['listar_laboratorios', 'resultado_entrega']) {
-      expect(hints[name]).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
-    }
-    for (const name of ['iniciar_laboratorio', 'enviar_entrega']) {
-      expect(hints[name]).toMatchObject({
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-      });
-    }
-    for (const tool of tools) {
-      expect(tool.title).toBeTruthy();
-      expect(tool.description).toMatch(/Úsala/);
-      expect(tool.outputSchema).toMatchObject({ type: 'object' });
-    }
-  });
-
-  it('keeps the tool surface identical to the committed snapshot', async () => {
-    const { tools } = await lab.client.listTools();
-    await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot('./snapshots/tools.json');
   });
 
   it('offers the statement template as markdown, listing the labs open before a student is named', async () => {
@@ -104,16 +86,7 @@ describe('lab-mcp contract (CONTRACT.md)', () => {
   });
 
   it('drops the write tools in read-only mode', async () => {
-    const { createServer } = await import('../src/server.js');
-    const { connectInMemory } = await import('@code-cluster/testkit/in-memory');
-    const { quietLogger } = await import('./helpers.js');
-    const { LabClient } = await import('@code-cluster/shared/lab');
-    const { inProcessTransport } = await import('@code-cluster/shared');
-    const server = createServer(
-      { lab: new LabClient(inProcessTransport(() => lab.system.handler)), pollIntervalMs: 20 },
-      { logger: quietLogger(), readOnly: true },
-    );
-    const connection = await connectInMemory(server);
+    const connection = await connectLab(lab.system, { readOnly: true });
     const { tools } = await connection.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['listar_laboratorios', 'resultado_entrega']);
     await connection.close();

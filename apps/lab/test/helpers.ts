@@ -1,12 +1,12 @@
 import { join } from 'node:path';
-import { Logger } from '@code-cluster/mcp-kit';
+import { createKitServer, Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { LabClient } from '@code-cluster/shared/lab';
 import { createLabSystem, type LabSystem, type LabSystemOptions } from '@code-cluster/systems/lab';
-import { connectInMemory } from '@code-cluster/testkit/in-memory';
+import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createServer } from '../src/server.js';
+import { labServer } from '../src/server.js';
 
 export { tempDataDir, textOf } from '@code-cluster/testkit';
 
@@ -18,6 +18,20 @@ export interface Embedded {
   close(): Promise<void>;
 }
 
+/** lab-mcp over `system` (a lab suite of this process), with a real SDK client in the same process. */
+export function connectLab(
+  system: LabSystem,
+  options: { readOnly?: boolean; protocolVersion?: string | undefined; afterClose?: () => void } = {},
+) {
+  const lab = new LabClient(inProcessTransport(() => system.handler));
+  return connectKitInMemory(
+    createKitServer,
+    labServer,
+    { lab, pollIntervalMs: 20 },
+    { logger: quietLogger(), ...options },
+  );
+}
+
 /** lab-mcp over an embedded lab suite in a temp dir, with a real SDK client in the same process. */
 export async function embeddedLab(
   dir: string,
@@ -25,17 +39,8 @@ export async function embeddedLab(
 ): Promise<Embedded> {
   const { protocolVersion, ...systemOptions } = options;
   const system = createLabSystem({ file: join(dir, 'lab.db'), ...systemOptions });
-  const lab = new LabClient(inProcessTransport(() => system.handler));
-  const server = createServer({ lab, pollIntervalMs: 20 }, { logger: quietLogger() });
-  const connection = await connectInMemory(server, protocolVersion ? { protocolVersion } : {});
-  return {
-    system,
-    client: connection.client,
-    close: async () => {
-      await connection.close();
-      system.close();
-    },
-  };
+  const connection = await connectLab(system, { protocolVersion, afterClose: () => system.close() });
+  return { ...connection, system };
 }
 
 export async function callTool(client: Client, name: string, args: Record<string, unknown>) {

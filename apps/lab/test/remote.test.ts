@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunningService, serveHttp } from '@code-cluster/systems';
 import { createLabSystem, type LabSystem } from '@code-cluster/systems/lab';
-import { type StdioPeer, spawnServer, type WireMessage } from '@code-cluster/testkit';
+import { type StdioPeer, spawnServer, wireData, wireIsError, wireText } from '@code-cluster/testkit';
 import { trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOOD_TRANSCRIPT, tempDataDir } from './helpers.js';
@@ -30,11 +30,6 @@ function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: s
   return peer;
 }
 
-const textOf = (m: WireMessage) =>
-  (m.result as { content: Array<{ text: string }> }).content.map((c) => c.text).join('\n');
-const structured = <T>(m: WireMessage) => (m.result as { structuredContent: T }).structuredContent;
-const isError = (m: WireMessage) => (m.result as { isError?: boolean }).isError === true;
-
 beforeAll(async () => {
   system = createLabSystem({ file: join(data.dir, 'system', 'lab.db') });
   service = await serveHttp(system.handler, { token: TOKEN });
@@ -54,12 +49,12 @@ async function submit(peer: StdioPeer, content: string): Promise<string> {
     name: 'iniciar_laboratorio',
     arguments: { laboratorio: 'mcp-handshake', estudiante: 'olga-ramos' },
   });
-  const { sesion_id } = structured<{ sesion_id: string }>(started);
+  const { sesion_id } = wireData<{ sesion_id: string }>(started);
   const sent = await peer.request('tools/call', {
     name: 'enviar_entrega',
     arguments: { sesion_id, contenido: content },
   });
-  return structured<{ entrega_id: string }>(sent).entrega_id;
+  return wireData<{ entrega_id: string }>(sent).entrega_id;
 }
 
 describe('lab-mcp against the lab system over real loopback HTTP', () => {
@@ -67,10 +62,10 @@ describe('lab-mcp against the lab system over real loopback HTTP', () => {
     const peer = spawnRemote(service.url);
     await peer.initialize();
     const list = await peer.request('tools/call', { name: 'listar_laboratorios', arguments: {} });
-    expect(textOf(list)).toContain('mcp-handshake');
+    expect(wireText(list)).toContain('mcp-handshake');
     const entrega_id = await submit(peer, GOOD_TRANSCRIPT);
     const result = await peer.request('tools/call', { name: 'resultado_entrega', arguments: { entrega_id } });
-    expect(structured<{ aprobada: boolean }>(result).aprobada).toBe(true);
+    expect(wireData<{ aprobada: boolean }>(result).aprobada).toBe(true);
     // Stored in the remote system, not in a local one.
     expect(system.store.submission(entrega_id)?.status).toBe('evaluada');
     expect(existsSync(join(data.dir, 'server'))).toBe(false);
@@ -90,17 +85,17 @@ describe('lab-mcp against the lab system over real loopback HTTP', () => {
       arguments: { entrega_id, espera_max_s: 1 },
     });
     expect(performance.now() - began).toBeLessThan(2_500);
-    expect(isError(result)).toBe(false);
-    expect(structured<{ aprobada: null; estado: string }>(result)).toMatchObject({ aprobada: null });
-    expect(textOf(result)).toContain('evaluación en curso');
+    expect(wireIsError(result)).toBe(false);
+    expect(wireData<{ aprobada: null; estado: string }>(result)).toMatchObject({ aprobada: null });
+    expect(wireText(result)).toContain('evaluación en curso');
   });
 
   it('reports a refused credential as a domain error, never a crash', async () => {
     const peer = spawnRemote(service.url, { LAB_API_TOKEN: 'wrong' });
     await peer.initialize();
     const response = await peer.request('tools/call', { name: 'listar_laboratorios', arguments: {} });
-    expect(isError(response)).toBe(true);
-    expect(textOf(response)).toContain('token');
+    expect(wireIsError(response)).toBe(true);
+    expect(wireText(response)).toContain('token');
   });
 
   it('reports a lab system that is down as unavailable', async () => {
@@ -110,8 +105,8 @@ describe('lab-mcp against the lab system over real loopback HTTP', () => {
     const peer = spawnRemote(url);
     await peer.initialize();
     const response = await peer.request('tools/call', { name: 'listar_laboratorios', arguments: {} });
-    expect(isError(response)).toBe(true);
-    expect(textOf(response)).toContain('El sistema de laboratorios no está disponible');
+    expect(wireIsError(response)).toBe(true);
+    expect(wireText(response)).toContain('El sistema de laboratorios no está disponible');
   });
 
   it('times a hanging lab system out as a domain error within the tool timeout', async () => {
@@ -120,8 +115,8 @@ describe('lab-mcp against the lab system over real loopback HTTP', () => {
       const peer = spawnRemote(hanging.url, {}, ['--tool-timeout-ms', '500']);
       await peer.initialize();
       const response = await peer.request('tools/call', { name: 'listar_laboratorios', arguments: {} });
-      expect(isError(response)).toBe(true);
-      expect(textOf(response)).toContain('no terminó en 0.5 s');
+      expect(wireIsError(response)).toBe(true);
+      expect(wireText(response)).toContain('no terminó en 0.5 s');
     } finally {
       await hanging.close();
     }

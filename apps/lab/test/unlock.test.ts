@@ -1,20 +1,16 @@
 import { join } from 'node:path';
-import { inProcessTransport } from '@code-cluster/shared';
-import { LabClient } from '@code-cluster/shared/lab';
 import { createLabSystem, type LabSystem } from '@code-cluster/systems/lab';
 import { type StdioPeer, spawnServerWithData } from '@code-cluster/testkit';
-import { connectInMemory } from '@code-cluster/testkit/in-memory';
 import { trackPeers } from '@code-cluster/testkit/vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer } from '../src/server.js';
 import {
   BAD_TRANSCRIPT,
   callTool,
+  connectLab,
   GOOD_TRANSCRIPT,
   passHandshake,
-  quietLogger,
   tempDataDir,
   textOf,
 } from './helpers.js';
@@ -37,10 +33,7 @@ function suite(): LabSystem {
 
 /** A new MCP session over the suite, counting the resources/list_changed it receives. */
 async function session(system: LabSystem) {
-  const lab = new LabClient(inProcessTransport(() => system.handler));
-  const connection = await connectInMemory(
-    createServer({ lab, pollIntervalMs: 20 }, { logger: quietLogger() }),
-  );
+  const connection = await connectLab(system);
   cleanup.push(connection.close);
   const changed = { count: 0 };
   connection.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {

@@ -1,13 +1,11 @@
 import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { RoverdtClient } from '@code-cluster/shared/roverdt';
 import type { RoverdtDeps } from './deps.js';
-import { roverdtServer } from './server.js';
+import { identity, roverdtServer } from './server.js';
 import { options } from './settings.js';
-import { VERSION } from './version.js';
 
 const app: ServerApp<typeof options, RoverdtDeps> = {
-  name: 'roverdt-mcp',
-  version: VERSION,
+  ...identity,
   summary: 'MCP server of the CO.DE rover digital twin (terrain, route planning, energy, instruments)',
   options,
   async start(config, logger) {

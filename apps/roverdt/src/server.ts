@@ -1,14 +1,16 @@
-import { createKitServer, type KitServer, type Logger, type ServerDefinition } from '@code-cluster/mcp-kit';
+import type { ServerDefinition } from '@code-cluster/mcp-kit';
+import pkg from '../package.json' with { type: 'json' };
 import type { RoverdtDeps } from './deps.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { tools } from './tools/index.js';
-import { VERSION } from './version.js';
+
+/** The server's name and version, stated once: its definition and its bin (`--version`) read them. */
+export const identity = { name: 'roverdt-mcp', version: pkg.version } as const;
 
 export const roverdtServer: ServerDefinition<RoverdtDeps> = {
-  name: 'roverdt-mcp',
+  ...identity,
   title: 'Gemelo digital del rover (CO.DE)',
-  version: VERSION,
   instructions:
     'Servidor del gemelo digital del rover de CO.DE Academy (rover de referencia: rover-1) sobre un mapa de ' +
     'terreno de 256 × 256 celdas de 1 m, con rocas, cráteres y arena blanda oculta. Flujo: estado_rover ' +
@@ -21,14 +23,3 @@ export const roverdtServer: ServerDefinition<RoverdtDeps> = {
   resources: registerResources,
   prompts: registerPrompts,
 };
-
-export interface CreateServerOptions {
-  logger: Logger;
-  readOnly?: boolean;
-  toolTimeoutMs?: number;
-}
-
-/** Builds roverdt-mcp around its dependencies; no side effects until `connect`. */
-export function createServer(deps: RoverdtDeps, options: CreateServerOptions): KitServer {
-  return createKitServer(roverdtServer, { deps, ...options });
-}

@@ -1,3 +1,4 @@
+import { argumentsOf, describeToolSurface, READ_ONLY, writes } from '@code-cluster/testkit/vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEmbedded, resourceText } from './helpers.js';
@@ -9,25 +10,25 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
 describe('roverdt-mcp contract (CONTRACT.md)', () => {
-  it('offers exactly the five rover tools, with the contract argument names', async () => {
+  describeToolSurface({
+    listTools: async () => (await client.listTools()).tools,
+    tools: {
+      estado_rover: READ_ONLY,
+      planificar_ruta: writes(),
+      // Driving spends battery for good: destructive, not idempotent.
+      ejecutar_ruta: writes({ destructive: true }),
+      // Waiting moves the rover's clock on for good, but loses nothing: a write, not destructive.
+      esperar: writes(),
+      medir: READ_ONLY,
+    },
+    descriptions: /Úsala/,
+    snapshot: './snapshots/tools.json',
+  });
+
+  it('gives the five rover tools the contract argument names', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      'ejecutar_ruta',
-      'esperar',
-      'estado_rover',
-      'medir',
-      'planificar_ruta',
-    ]);
-    const args = Object.fromEntries(
-      tools.map((t) => [
-        t.name,
-        { all: Object.keys(t.inputSchema.properties ?? {}), required: t.inputSchema.required ?? [] },
-      ]),
-    );
-    expect(args).toEqual({
+    expect(argumentsOf(tools)).toEqual({
       estado_rover: { all: ['rover_id'], required: ['rover_id'] },
       planificar_ruta: { all: ['rover_id', 'destino'], required: ['rover_id', 'destino'] },
       ejecutar_ruta: { all: ['rover_id', 'ruta_id'], required: ['rover_id', 'ruta_id'] },
@@ -57,41 +58,6 @@ describe('roverdt-mcp contract (CONTRACT.md)', () => {
     expect(props('estado_rover').rover_id).toMatchObject({ type: 'string', maxLength: 40 });
     expect(props('esperar').horas).toMatchObject({ type: 'integer', minimum: 1, maximum: 48 });
     for (const tool of tools) expect(tool.inputSchema).toMatchObject({ additionalProperties: false });
-  });
-
-  it('annotates honestly: ejecutar_ruta spends battery for good (destructive, not idempotent)', async () => {
-    const { tools } = await client.listTools();
-    const annotations = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-    expect(annotations.estado_rover).toMatchObject(READ_ONLY);
-    expect(annotations.medir).toMatchObject(READ_ONLY);
-    expect(annotations.planificar_ruta).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: false,
-    });
-    expect(annotations.ejecutar_ruta).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: false,
-      openWorldHint: false,
-    });
-    // Waiting moves the rover's clock on for good, but loses nothing: a write, not destructive.
-    expect(annotations.esperar).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: false,
-    });
-    for (const tool of tools) {
-      expect(tool.title).toBeTruthy();
-      expect(tool.description).toMatch(/Úsala/);
-      expect(tool.outputSchema).toMatchObject({ type: 'object' });
-    }
-  });
-
-  it('keeps the tool surface identical to the committed snapshot', async () => {
-    const { tools } = await client.listTools();
-    await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot('./snapshots/tools.json');
   });
 
   it('drops the write tools under --read-only', async () => {

@@ -1,12 +1,19 @@
-import { Logger } from '@code-cluster/mcp-kit';
+import { createKitServer, Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { RoverdtClient } from '@code-cluster/shared/roverdt';
 import { createRoverdtSystem, type RoverdtSystem } from '@code-cluster/systems/roverdt';
-import { type SpawnOptions, spawnServerWithData, type WireMessage } from '@code-cluster/testkit';
-import { connectInMemory } from '@code-cluster/testkit/in-memory';
-import { createServer } from '../src/server.js';
+import { type SpawnOptions, spawnServerWithData } from '@code-cluster/testkit';
+import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
+import { roverdtServer } from '../src/server.js';
 
-export { resourceText, tempDataDir, textOf } from '@code-cluster/testkit';
+export {
+  resourceText,
+  tempDataDir,
+  textOf,
+  wireData,
+  wireIsError,
+  wireText,
+} from '@code-cluster/testkit';
 
 /**
  * Destinations on the reference map from rover-1's start at (40, 40), found by driving them: one that
@@ -30,22 +37,18 @@ export interface EmbeddedOptions {
 export async function connectEmbedded(options: EmbeddedOptions = {}) {
   const system: RoverdtSystem = createRoverdtSystem({ file: ':memory:' });
   const roverdt = new RoverdtClient(inProcessTransport(() => system.handler));
-  const server = createServer(
+  const connection = await connectKitInMemory(
+    createKitServer,
+    roverdtServer,
     { roverdt, legDelayMs: options.legDelayMs ?? 0 },
-    { logger: quietLogger(), ...(options.readOnly ? { readOnly: true } : {}) },
-  );
-  const connection = await connectInMemory(
-    server,
-    options.protocolVersion ? { protocolVersion: options.protocolVersion } : {},
-  );
-  return {
-    ...connection,
-    system,
-    close: async () => {
-      await connection.close();
-      system.close();
+    {
+      logger: quietLogger(),
+      readOnly: options.readOnly,
+      protocolVersion: options.protocolVersion,
+      afterClose: () => system.close(),
     },
-  };
+  );
+  return { ...connection, system };
 }
 
 /** Spawns the built bin on `dataDir`, without the developer's ROVERDT_* settings, plus `env`. */
@@ -55,9 +58,3 @@ export const spawnRoverdt = (
   env: Record<string, string> = {},
   options: SpawnOptions = {},
 ) => spawnServerWithData('roverdt', dataDir, args, env, options);
-
-/** Raw wire helpers for stdio tests. */
-export const wireText = (m: WireMessage) =>
-  (m.result as { content: Array<{ text: string }> }).content.map((c) => c.text).join('\n');
-export const wireIsError = (m: WireMessage) => (m.result as { isError?: boolean }).isError === true;
-export const wireData = <T>(m: WireMessage) => (m.result as { structuredContent: T }).structuredContent;

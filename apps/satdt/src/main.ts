@@ -1,13 +1,11 @@
 import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { SatdtClient } from '@code-cluster/shared/satdt';
 import type { ElementChangeEvent, ElementChanges, SatdtDeps } from './deps.js';
-import { satdtServer } from './server.js';
+import { identity, satdtServer } from './server.js';
 import { options } from './settings.js';
-import { VERSION } from './version.js';
 
 const app: ServerApp<typeof options, SatdtDeps> = {
-  name: 'satdt-mcp',
-  version: VERSION,
+  ...identity,
   summary: 'MCP server of the CO.DE satellite digital twin (catalog, SGP4 passes, position, telemetry)',
   options,
   async start(config, logger) {

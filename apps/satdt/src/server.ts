@@ -1,14 +1,16 @@
-import { createKitServer, type KitServer, type Logger, type ServerDefinition } from '@code-cluster/mcp-kit';
+import type { ServerDefinition } from '@code-cluster/mcp-kit';
+import pkg from '../package.json' with { type: 'json' };
 import type { SatdtDeps } from './deps.js';
 import { registerPrompts } from './prompts.js';
 import { elementSubscriptions, registerResources } from './resources.js';
 import { tools } from './tools/index.js';
-import { VERSION } from './version.js';
+
+/** The server's name and version, stated once: its definition and its bin (`--version`) read them. */
+export const identity = { name: 'satdt-mcp', version: pkg.version } as const;
 
 export const satdtServer: ServerDefinition<SatdtDeps> = {
-  name: 'satdt-mcp',
+  ...identity,
   title: 'Gemelo digital satelital (CO.DE)',
-  version: VERSION,
   instructions:
     'Servidor del gemelo digital satelital de CO.DE Academy: catálogo de satélites con TLE reales, ' +
     'propagación SGP4, pases sobre las estaciones orbiteye-mx, orbiteye-cl y orbiteye-es, posición y ' +
@@ -22,14 +24,3 @@ export const satdtServer: ServerDefinition<SatdtDeps> = {
   changes: { resources: true },
   sessionDeps: (deps, session) => ({ ...deps, resourcesChanged: session.resourcesChanged }),
 };
-
-export interface CreateServerOptions {
-  logger: Logger;
-  readOnly?: boolean;
-  toolTimeoutMs?: number;
-}
-
-/** Builds satdt-mcp around its dependencies; no side effects until `connect`. */
-export function createServer(deps: SatdtDeps, options: CreateServerOptions): KitServer {
-  return createKitServer(satdtServer, { deps, ...options });
-}

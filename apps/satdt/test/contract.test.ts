@@ -1,3 +1,4 @@
+import { describeToolSurface, READ_ONLY, writes } from '@code-cluster/testkit/vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEmbedded, embeddedDeps, resourceText } from './helpers.js';
@@ -11,17 +12,17 @@ beforeAll(async () => {
 afterAll(() => close());
 
 describe('satdt-mcp contract (CONTRACT.md)', () => {
-  it('offers exactly the four satellite tools and the operator refresh', async () => {
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(
-      [
-        'actualizar_elementos',
-        'posicion_satelite',
-        'proximos_pases',
-        'satelite_info',
-        'telemetria_satelite',
-      ].sort(),
-    );
+  describeToolSurface({
+    listTools: async () => (await client.listTools()).tools,
+    tools: {
+      satelite_info: READ_ONLY,
+      proximos_pases: READ_ONLY,
+      posicion_satelite: READ_ONLY,
+      telemetria_satelite: READ_ONLY,
+      // It changes the twin's catalog from outside sources: a write, and open-world.
+      actualizar_elementos: writes({ idempotent: true, openWorld: true }),
+    },
+    snapshot: './snapshots/tools.json',
   });
 
   it('shows satelite_info exactly as the course quotes it', async () => {
@@ -54,32 +55,6 @@ describe('satdt-mcp contract (CONTRACT.md)', () => {
     expect(props.horas).toEqual({ type: 'integer', minimum: 1, maximum: 72 });
     expect(tool.inputSchema.required).toEqual(['norad_id', 'estacion']);
     expect(props.desde).toMatchObject({ type: 'string', format: 'date-time' });
-  });
-
-  it('declares title, annotations and outputSchema on every tool, all read-only but the operator refresh', async () => {
-    const { tools } = await client.listTools();
-    for (const tool of tools) {
-      expect(tool.title).toBeTruthy();
-      expect(tool.outputSchema).toMatchObject({ type: 'object' });
-      if (tool.name === 'actualizar_elementos') continue;
-      expect(tool.annotations).toMatchObject({
-        readOnlyHint: true,
-        destructiveHint: false,
-        openWorldHint: false,
-      });
-    }
-    // It changes the twin's catalog from outside sources: a write, and open-world.
-    expect(tools.find((t) => t.name === 'actualizar_elementos')?.annotations).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: true,
-    });
-  });
-
-  it('keeps the tool surface identical to the committed snapshot', async () => {
-    const { tools } = await client.listTools();
-    await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot('./snapshots/tools.json');
   });
 
   it('offers the catalog resource and the satellite template', async () => {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { Logger } from '@code-cluster/mcp-kit';
+import { createKitServer, Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { SatdtClient } from '@code-cluster/shared/satdt';
 import { createSatdtSystem } from '@code-cluster/systems/satdt';
-import { connectInMemory } from '@code-cluster/testkit/in-memory';
-import { createServer } from '../src/server.js';
+import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
+import { satdtServer } from '../src/server.js';
 
 export { resourceText, textOf } from '@code-cluster/testkit';
 
@@ -15,8 +15,10 @@ export const quietLogger = () => new Logger('satdt-mcp-test', 'emergency');
 
 /** satdt-mcp over the embedded twin, with the twin's clock pinned, connected to a real SDK client. */
 export async function connectEmbedded(protocolVersion?: string, now = PINNED) {
-  const server = createServer(embeddedDeps(now), { logger: quietLogger() });
-  return connectInMemory(server, protocolVersion ? { protocolVersion } : {});
+  return connectKitInMemory(createKitServer, satdtServer, embeddedDeps(now), {
+    logger: quietLogger(),
+    protocolVersion,
+  });
 }
 
 /** The twin's client over the embedded system, its clock pinned. */

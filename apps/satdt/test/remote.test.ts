@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningService, serveHttp } from '@code-cluster/systems';
 import { createSatdtSystem } from '@code-cluster/systems/satdt';
-import { type StdioPeer, spawnServer } from '@code-cluster/testkit';
+import { type StdioPeer, spawnServer, wireText } from '@code-cluster/testkit';
 import { describeUnreachableSystem, trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { elementUpdate, PINNED } from './helpers.js';
@@ -19,9 +19,6 @@ function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: s
   track(peer);
   return peer;
 }
-
-const textOf = (m: { result?: unknown }) =>
-  (m.result as { content: Array<{ text: string }> }).content.map((c) => c.text).join('\n');
 
 beforeAll(async () => {
   const system = createSatdtSystem({ now: () => Date.parse(PINNED) });
@@ -41,7 +38,7 @@ describe('satdt-mcp against the satdt system over real loopback HTTP', () => {
       name: 'proximos_pases',
       arguments: { norad_id: 25544, estacion: 'orbiteye-es', horas: 24, desde: PINNED },
     });
-    expect(textOf(passes)).toMatch(/^\d+ pases?: /);
+    expect(wireText(passes)).toMatch(/^\d+ pases?: /);
     const position = await peer.request('tools/call', {
       name: 'posicion_satelite',
       arguments: { norad_id: 25544 },
@@ -61,7 +58,7 @@ describe('satdt-mcp against the satdt system over real loopback HTTP', () => {
     const without = spawnRemote(service.url);
     await without.initialize();
     const none = await without.request('tools/call', { name: 'actualizar_elementos', arguments: {} });
-    expect(textOf(none)).toMatch(/^No hay fuentes de elementos configuradas .*\(\d+ satélites\)\.$/);
+    expect(wireText(none)).toMatch(/^No hay fuentes de elementos configuradas .*\(\d+ satélites\)\.$/);
 
     const dir = mkdtempSync(join(tmpdir(), 'satdt-remote-elements-'));
     const file = join(dir, 'elements.tle');
@@ -88,7 +85,7 @@ describe('satdt-mcp against the satdt system over real loopback HTTP', () => {
         name: 'satelite_info',
         arguments: { norad_id: 25544 },
       });
-      expect(textOf(info)).toContain(`del archivo ${file}, cargados 2026-06-30T00:00:00.000Z`);
+      expect(wireText(info)).toContain(`del archivo ${file}, cargados 2026-06-30T00:00:00.000Z`);
     } finally {
       await remote.close();
       rmSync(dir, { recursive: true, force: true });
@@ -103,7 +100,7 @@ describe('satdt-mcp against the satdt system over real loopback HTTP', () => {
       arguments: { norad_id: 99999 },
     });
     expect((response.result as { isError: boolean }).isError).toBe(true);
-    expect(textOf(response)).toContain('No hay ningún satélite con NORAD 99999');
+    expect(wireText(response)).toContain('No hay ningún satélite con NORAD 99999');
   });
 
   it('reports a refused credential as a domain error, never a crash', async () => {
@@ -114,7 +111,7 @@ describe('satdt-mcp against the satdt system over real loopback HTTP', () => {
       arguments: { norad_id: 25544 },
     });
     expect((response.result as { isError: boolean }).isError).toBe(true);
-    expect(textOf(response)).toContain('token');
+    expect(wireText(response)).toContain('token');
   });
 });
 

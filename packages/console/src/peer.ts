@@ -1,7 +1,6 @@
 /**
- * The console's one seam to the raw stdio driver in @code-cluster/testkit. Everything else imports these
- * names from here, so moving to a narrower testkit entry point (one that does not pull vitest in with the
- * protocol suite) is a one-line change.
+ * The console's one seam to the raw stdio driver: testkit's narrow `peer` entry (no vitest, no test
+ * helpers), never the test kit's main entry. Everything else imports these names from here.
  */
 export {
   type PeerEvent,
@@ -11,4 +10,4 @@ export {
   StdioPeer,
   serverBin,
   type WireMessage,
-} from '@code-cluster/testkit';
+} from '@code-cluster/testkit/peer';

@@ -1,3 +1,4 @@
+import { firstSentence, inputErrorsAreToolResults } from '@code-cluster/shared/protocol';
 import type { WireMessage } from './peer.js';
 
 /** Facts of the MCP protocol the console relies on (DESIGN.md §3). */
@@ -7,28 +8,14 @@ export const CLIENT_INFO = { name: 'code-console', version: '0.1.0' } as const;
 /** The version the course's session uses. */
 export const DEFAULT_PROTOCOL_VERSION = '2025-06-18';
 
-/** Versions every server of the cluster supports, newest first. */
-export const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
-
-export const ErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  NotInitialized: -32000,
-} as const;
+/** What the console knows of the protocol comes from the same definitions the servers enforce. */
+export { ErrorCodes, isSupportedVersion } from '@code-cluster/shared/protocol';
 
 /** Where a tool call whose arguments violate the inputSchema surfaces (SEP-1303 moved it in 2025-11-25). */
 export type SchemaViolationLayer = 'protocol' | 'result';
 
 export function schemaViolationLayer(protocolVersion: string): SchemaViolationLayer {
-  // Protocol versions are ISO dates, so string order is time order.
-  return protocolVersion <= '2025-06-18' ? 'protocol' : 'result';
-}
-
-export function isSupportedVersion(version: string): boolean {
-  return (SUPPORTED_VERSIONS as readonly string[]).includes(version);
+  return inputErrorsAreToolResults(protocolVersion) ? 'result' : 'protocol';
 }
 
 export function initializeParams(protocolVersion: string): Record<string, unknown> {
@@ -66,11 +53,12 @@ export function toolSummaries(message: WireMessage): ToolSummary[] {
   if (!Array.isArray(tools)) return [];
   return tools
     .filter((tool): tool is { name: string; description?: unknown } => typeof tool?.name === 'string')
-    .map((tool) => ({ name: tool.name, summary: firstSentence(tool.description) }));
+    .map((tool) => ({ name: tool.name, summary: summarise(tool.description) }));
 }
 
-function firstSentence(description: unknown): string {
+/** The first sentence (as the README tables take it), clipped to one line of the list. */
+function summarise(description: unknown): string {
   if (typeof description !== 'string') return '';
-  const sentence = description.split(/(?<=\.)\s/)[0] ?? '';
+  const sentence = firstSentence(description);
   return sentence.length > 100 ? `${sentence.slice(0, 99)}…` : sentence;
 }

@@ -2,7 +2,7 @@ import { expect, it, describe as suite } from 'vitest';
 import { parseArgs, UsageError } from '../src/args.js';
 import { formatCatalog, mergeCatalog, ToolNameClashError, toolsOf } from '../src/catalog.js';
 import { formatJson } from '../src/json-format.js';
-import { schemaViolationLayer } from '../src/protocol.js';
+import { schemaViolationLayer, toolSummaries } from '../src/protocol.js';
 import { describe } from '../src/render.js';
 import { colorEnabled } from '../src/style.js';
 
@@ -150,6 +150,23 @@ suite('schemaViolationLayer', () => {
     expect(schemaViolationLayer('2024-11-05')).toBe('protocol');
     expect(schemaViolationLayer('2025-06-18')).toBe('protocol');
     expect(schemaViolationLayer('2025-11-25')).toBe('result');
+  });
+});
+
+suite('toolSummaries', () => {
+  it('takes the first sentence past an abbreviation, as the README tables do, and clips it to one line', () => {
+    const listed = (description: unknown) => ({
+      jsonrpc: '2.0',
+      id: 2,
+      result: { tools: [{ name: 't', description }] },
+    });
+    const [abbreviated] = toolSummaries(
+      listed('Reserva un pase (p. ej. la ISS) en una estación. Úsala antes.'),
+    );
+    expect(abbreviated?.summary).toBe('Reserva un pase (p. ej. la ISS) en una estación.');
+    const [long] = toolSummaries(listed(`${'a'.repeat(120)}. Otra.`));
+    expect(long?.summary).toBe(`${'a'.repeat(99)}…`);
+    expect(toolSummaries(listed(undefined))[0]?.summary).toBe('');
   });
 });
 

@@ -9,7 +9,14 @@ export {
 export { firstSentence, renderToolsTable } from './docs.js';
 export { fenceUntrusted } from './fence.js';
 export { LOG_LEVELS, Logger, type LogLevel, levelAtLeast } from './logging.js';
-export { DomainError, ErrorCodes, errorResponse, isDomainError, ProtocolError } from './protocol/errors.js';
+export {
+  DomainError,
+  ErrorCodes,
+  errorResponse,
+  HttpErrorCodes,
+  isDomainError,
+  ProtocolError,
+} from './protocol/errors.js';
 export { GuardedTransport } from './protocol/guard.js';
 export { classifyLine, classifyMessage, type Incoming, isValidId, parseLine } from './protocol/messages.js';
 export { ProtocolSession } from './protocol/session.js';

@@ -118,6 +118,7 @@ describe('Streamable HTTP: the session cap does not lock everyone out', () => {
       const third = await postMessage(server.url, initialize());
       expect(third.status).toBe(429);
       expect(errorOf(third.json).message).toContain('--max-sessions-per-client');
+      expect(errorOf(third.json).code).toBe(-32016);
       for (const session of sessions) expect((await session.request('ping')).response?.result).toEqual({});
     } finally {
       for (const stream of streams) stream.body.destroy();

@@ -77,11 +77,11 @@ describe('Streamable HTTP: a default server', () => {
     expect((await session.request('tools/list')).response?.result).toBeDefined();
   });
 
-  it('answers a request without a session id with 400 and a JSON-RPC error', async () => {
+  it('answers a request without a session id with 400 and -32015 (session required)', async () => {
     const reply = await postMessage(server.url, { jsonrpc: '2.0', id: 5, method: 'tools/list' });
     expect(reply.status).toBe(400);
     expect(reply.headers['content-type']).toContain('application/json');
-    expect((reply.json as { error: { code: number } }).error.code).toBe(-32000);
+    expect((reply.json as { error: { code: number } }).error.code).toBe(-32015);
     expect((await httpRequest(server.url, { headers: { accept: 'text/event-stream' } })).status).toBe(400);
   });
 
@@ -170,6 +170,7 @@ describe('Streamable HTTP: a default server', () => {
     );
     expect(reply.status).toBe(400);
     expect((reply.json as { error: { message: string } }).error.message).toContain('2024-10-07');
+    expect(reply.json).toMatchObject({ error: { code: -32014 } });
     // Any supported version is accepted on any request of the session.
     const other = await postMessage(
       server.url,
@@ -199,7 +200,7 @@ describe('Streamable HTTP: a default server', () => {
   it('refuses a foreign Origin with 403 and accepts loopback origins', async () => {
     const evil = await postMessage(server.url, initializeMessage(), { origin: 'http://evil.example.com' });
     expect(evil.status).toBe(403);
-    expect(evil.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    expect(evil.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32011 } });
     const local = await postMessage(server.url, initializeMessage(), { origin: 'http://localhost:5173' });
     expect(local.status).toBe(200);
   });
@@ -208,6 +209,7 @@ describe('Streamable HTTP: a default server', () => {
     const port = new URL(server.url).port;
     const evil = await postMessage(server.url, initializeMessage(), { host: `evil.example.com:${port}` });
     expect(evil.status).toBe(403);
+    expect(evil.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32011 } });
     expect((evil.json as { error: { message: string } }).error.message).toContain('Host');
     const local = await postMessage(server.url, initializeMessage(), { host: `localhost:${port}` });
     expect(local.status).toBe(200);
@@ -216,7 +218,7 @@ describe('Streamable HTTP: a default server', () => {
   it('answers other paths and methods with JSON, never HTML', async () => {
     const notFound = await httpRequest(`${server.origin}/nope`);
     expect(notFound.status).toBe(404);
-    expect(notFound.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    expect(notFound.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32012 } });
     const put = await httpRequest(server.url, { method: 'PUT', body: '{}' });
     expect(put.status).toBe(405);
     expect(put.headers.allow).toBe('POST, GET, DELETE');
@@ -326,7 +328,7 @@ describe('Streamable HTTP: authentication', () => {
     const reply = await postMessage(server.url, initializeMessage());
     expect(reply.status).toBe(401);
     expect(reply.headers['www-authenticate']).toMatch(/^Bearer /);
-    expect(reply.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    expect(reply.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32010 } });
   });
 
   it('answers a wrong token with 401 invalid_token', async () => {
@@ -361,7 +363,7 @@ describe('Streamable HTTP: limits', () => {
     await HttpSession.open(server.url);
     const third = await postMessage(server.url, initializeMessage());
     expect(third.status).toBe(503);
-    expect(third.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    expect(third.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32016 } });
     await a.delete();
     await HttpSession.open(server.url);
   });
@@ -436,7 +438,7 @@ describe('Streamable HTTP: --stateless', () => {
   it('has no GET stream and no session to delete (405)', async () => {
     const get = await httpRequest(server.url, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
-    expect(get.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    expect(get.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32013 } });
     expect((await httpRequest(server.url, { method: 'DELETE' })).status).toBe(405);
   });
 });

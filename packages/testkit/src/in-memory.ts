@@ -2,7 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
-/** Anything that connects like a KitServer (kept structural so testkit does not depend on mcp-kit). */
+/**
+ * Anything that connects like a KitServer (kept structural: mcp-kit's own tests use testkit, so testkit
+ * cannot depend on mcp-kit).
+ */
 export interface Connectable {
   connect(transport: Transport): Promise<void>;
   close(): Promise<void>;
@@ -14,7 +17,7 @@ export interface Connectable {
  */
 export async function connectInMemory(
   server: Connectable,
-  options: { protocolVersion?: string } = {},
+  options: { protocolVersion?: string | undefined } = {},
 ): Promise<{ client: Client; close(): Promise<void> }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -34,6 +37,41 @@ export async function connectInMemory(
     close: async () => {
       await client.close();
       await server.close();
+    },
+  };
+}
+
+/** mcp-kit's `createKitServer`, structurally (see Connectable). */
+export type KitFactory<Definition, Deps, Logger> = (
+  definition: Definition,
+  options: { deps: Deps; logger: Logger; readOnly?: boolean },
+) => Connectable;
+
+export interface KitConnectOptions<Logger> {
+  logger: Logger;
+  readOnly?: boolean | undefined;
+  protocolVersion?: string | undefined;
+  /** Runs after the client and the server have closed (the embedded system, its temp dir). */
+  afterClose?: () => void;
+}
+
+/**
+ * An app's server built from its definition and deps (what its bin serves), connected to a real SDK client
+ * in the same process. `createKitServer` is passed in by the caller (see Connectable).
+ */
+export async function connectKitInMemory<Definition, Deps, Logger>(
+  createKitServer: KitFactory<Definition, Deps, Logger>,
+  definition: Definition,
+  deps: Deps,
+  { logger, readOnly, protocolVersion, afterClose }: KitConnectOptions<Logger>,
+): Promise<{ client: Client; close(): Promise<void> }> {
+  const server = createKitServer(definition, { deps, logger, ...(readOnly ? { readOnly } : {}) });
+  const connection = await connectInMemory(server, { protocolVersion });
+  return {
+    client: connection.client,
+    close: async () => {
+      await connection.close();
+      afterClose?.();
     },
   };
 }

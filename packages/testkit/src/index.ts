@@ -1,13 +1,26 @@
-// The raw stdio driver (the console uses it at run time). Shared vitest suites: ./vitest; SDK client in
-// the same process: ./in-memory.
-export { peakRssUntilIdle, rssMiB } from './process-stats.js';
-export { readmeSection } from './readme.js';
-export { rejectionOf, resourceText, tempDataDir, textOf } from './results.js';
-export { SERVER_APPS, type ServerApp, serverBin, spawnServer, spawnServerWithData } from './servers.js';
+// Test helpers. The raw stdio driver alone (what the console uses at run time): ./peer; shared vitest
+// suites: ./vitest; SDK client in the same process: ./in-memory.
+
 export {
   type PeerEvent,
   type PeerExit,
+  SERVER_APPS,
+  type ServerApp,
   type SpawnOptions,
   StdioPeer,
+  serverBin,
+  spawnServer,
+  spawnServerWithData,
   type WireMessage,
-} from './stdio-peer.js';
+} from './peer.js';
+export { peakRssUntilIdle, rssMiB } from './process-stats.js';
+export { readmeSection } from './readme.js';
+export {
+  rejectionOf,
+  resourceText,
+  tempDataDir,
+  textOf,
+  wireData,
+  wireIsError,
+  wireText,
+} from './results.js';

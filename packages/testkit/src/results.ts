@@ -7,6 +7,21 @@ export function textOf(result: { content: Array<{ type: string; text?: string }>
   return result.content.map((c) => (c.type === 'text' ? (c.text ?? '') : '')).join('\n');
 }
 
+/** The same for a tools/call response read off the wire (a raw peer), whose result is untyped. */
+export function wireText(message: { result?: unknown }): string {
+  return textOf(message.result as { content: Array<{ type: string; text?: string }> });
+}
+
+/** Whether a tools/call response read off the wire is a tool error (`isError: true`). */
+export function wireIsError(message: { result?: unknown }): boolean {
+  return (message.result as { isError?: boolean } | undefined)?.isError === true;
+}
+
+/** The structuredContent of a tools/call response read off the wire. */
+export function wireData<T = Record<string, unknown>>(message: { result?: unknown }): T {
+  return (message.result as { structuredContent: T }).structuredContent;
+}
+
 /** The text of the first content of a resource read. */
 export function resourceText(result: { contents: Array<Record<string, unknown>> }): string {
   return String(result.contents[0]?.text);

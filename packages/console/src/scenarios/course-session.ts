@@ -1,6 +1,6 @@
 import type { WireMessage } from '../peer.js';
 import {
-  ErrorCode,
+  ErrorCodes,
   initializeParams,
   isSupportedVersion,
   resultOf,
@@ -124,15 +124,15 @@ async function requestBeforeInitialize(ctx: ScenarioContext): Promise<void> {
   ctx.printer.heading(
     '5. Protocol error: a request before initialize',
     'On a fresh connection (a second server process) the console sends tools/list without any handshake. ' +
-      `Order is enforced: the server must refuse with JSON-RPC error ${ErrorCode.NotInitialized} ` +
+      `Order is enforced: the server must refuse with JSON-RPC error ${ErrorCodes.ServerNotInitialized} ` +
       '"Server not initialized" and run nothing.',
   );
   const fresh = ctx.openSession('#2');
   try {
     const response = await fresh.request('tools/list');
     ctx.expect(
-      `tools/list before initialize → JSON-RPC error ${ErrorCode.NotInitialized} "Server not initialized"`,
-      response.error?.code === ErrorCode.NotInitialized &&
+      `tools/list before initialize → JSON-RPC error ${ErrorCodes.ServerNotInitialized} "Server not initialized"`,
+      response.error?.code === ErrorCodes.ServerNotInitialized &&
         response.error.message === 'Server not initialized',
       describeOutcome(response),
     );
@@ -148,7 +148,7 @@ async function schemaViolation(ctx: ScenarioContext, session: Session, negotiate
     '6. Invalid arguments: horas = 200 (the schema allows 1–72)',
     layer === 'protocol'
       ? `Under ${negotiated} arguments that violate a tool's inputSchema are a protocol error: JSON-RPC ` +
-          `error ${ErrorCode.InvalidParams} "Invalid params". It goes to the host, never to the model.`
+          `error ${ErrorCodes.InvalidParams} "Invalid params". It goes to the host, never to the model.`
       : `From 2025-11-25 on (SEP-1303; negotiated: ${negotiated}) arguments that violate a tool's inputSchema ` +
           'come back as a tool result with isError: true, so the model can read the message and correct itself.',
   );
@@ -158,8 +158,8 @@ async function schemaViolation(ctx: ScenarioContext, session: Session, negotiate
   });
   if (layer === 'protocol') {
     ctx.expect(
-      `schema violation → JSON-RPC error ${ErrorCode.InvalidParams} (protocol layer)`,
-      response.error?.code === ErrorCode.InvalidParams,
+      `schema violation → JSON-RPC error ${ErrorCodes.InvalidParams} (protocol layer)`,
+      response.error?.code === ErrorCodes.InvalidParams,
       describeOutcome(response),
     );
   } else {

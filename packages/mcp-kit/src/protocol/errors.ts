@@ -7,6 +7,29 @@ export {
 } from '@code-cluster/shared/protocol';
 
 /**
+ * Server-defined codes (JSON-RPC leaves -32000..-32099 to servers) of the HTTP transport's refusals, each
+ * named for what it means so a client can tell "authenticate" from "handshake first" without parsing the
+ * message. -32000 stays "Server not initialized" alone; -32001 (session not found) and -32005 (busy) are
+ * the transport's own, beside the code they answer.
+ */
+export const HttpErrorCodes = {
+  /** 401: no bearer token, or not a known one. */
+  Unauthorized: -32010,
+  /** 403: a Host or Origin outside the allowlists (DNS rebinding). */
+  Forbidden: -32011,
+  /** 404: a path other than the MCP endpoint. */
+  NotFound: -32012,
+  /** 405: an HTTP method the endpoint does not serve. */
+  MethodNotAllowed: -32013,
+  /** 400: an MCP-Protocol-Version header this server does not speak. */
+  UnsupportedProtocolVersion: -32014,
+  /** 400: a request other than initialize without an Mcp-Session-Id. */
+  SessionRequired: -32015,
+  /** 429 / 503: the per-client or the total session cap is reached. */
+  TooManySessions: -32016,
+} as const;
+
+/**
  * A failure of the domain (unknown satellite, station in maintenance, system unavailable). It reaches the
  * model as a tool result with `isError: true`, never as a protocol error: the message must say what went
  * wrong and what to do instead, in Spanish.

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIPv4 } from 'node:net';
+import { HttpErrorCodes } from '../protocol/errors.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
@@ -40,7 +41,7 @@ export interface OriginPolicy {
   bindHost: string;
 }
 
-export type Refusal = { status: number; message: string; headers?: Record<string, string> };
+export type Refusal = { status: number; code: number; message: string; headers?: Record<string, string> };
 
 /**
  * DNS-rebinding protection: a browser page of another site that resolves its name to 127.0.0.1 still sends
@@ -67,12 +68,20 @@ export class OriginGuard {
     if (!this.anyHost) {
       const name = host === undefined ? undefined : hostName(host);
       if (name === undefined || !this.hosts.has(name)) {
-        return { status: 403, message: `Forbidden: Host header not allowed: ${clip(host ?? '(none)')}` };
+        return {
+          status: 403,
+          code: HttpErrorCodes.Forbidden,
+          message: `Forbidden: Host header not allowed: ${clip(host ?? '(none)')}`,
+        };
       }
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !this.allowsOrigin(origin)) {
-      return { status: 403, message: `Forbidden: Origin not allowed: ${clip(origin)}` };
+      return {
+        status: 403,
+        code: HttpErrorCodes.Forbidden,
+        message: `Forbidden: Origin not allowed: ${clip(origin)}`,
+      };
     }
     return undefined;
   }
@@ -119,6 +128,7 @@ export class BearerAuth {
     if (!match) {
       return {
         status: 401,
+        code: HttpErrorCodes.Unauthorized,
         message: 'Unauthorized: a bearer token is required',
         headers: { 'WWW-Authenticate': 'Bearer realm="mcp"' },
       };
@@ -126,6 +136,7 @@ export class BearerAuth {
     if (this.identify(match[1]!) === undefined) {
       return {
         status: 401,
+        code: HttpErrorCodes.Unauthorized,
         message: 'Unauthorized: invalid bearer token',
         headers: { 'WWW-Authenticate': 'Bearer realm="mcp", error="invalid_token"' },
       };

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from '../logging.js';
-import { ErrorCodes, errorResponse, type JsonRpcId } from '../protocol/errors.js';
+import { ErrorCodes, errorResponse, HttpErrorCodes, type JsonRpcId } from '../protocol/errors.js';
 import { reusedIdError } from '../protocol/guard.js';
 import { batchesAllowed, isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import type { KitServer } from '../server.js';
@@ -126,7 +126,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const statelessCalls = new StatelessCalls();
 
   const refuse = (res: ServerResponse, refusal: Refusal) =>
-    sendError(res, refusal.status, ErrorCodes.ServerNotInitialized, refusal.message, {
+    sendError(res, refusal.status, refusal.code, refusal.message, {
       headers: refusal.headers,
     });
 
@@ -135,13 +135,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (path === HEALTH_PATH) {
       if (req.method === 'GET' || req.method === 'HEAD') sendJson(res, 200, { status: 'ok' });
       else
-        sendError(res, 405, ErrorCodes.ServerNotInitialized, 'Method not allowed', {
+        sendError(res, 405, HttpErrorCodes.MethodNotAllowed, 'Method not allowed', {
           headers: { Allow: 'GET, HEAD' },
         });
       return;
     }
     if (path !== MCP_PATH) {
-      sendError(res, 404, ErrorCodes.ServerNotInitialized, `Not found: the MCP endpoint is ${MCP_PATH}`);
+      sendError(res, 404, HttpErrorCodes.NotFound, `Not found: the MCP endpoint is ${MCP_PATH}`);
       return;
     }
     const originRefusal = origins.check(req);
@@ -162,7 +162,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const allowed = options.stateless ? ['POST'] : ['POST', 'GET', 'DELETE'];
     if (!allowed.includes(req.method ?? '')) {
       const why = options.stateless ? ' (stateless mode: no GET stream, no session to delete)' : '';
-      sendError(res, 405, ErrorCodes.ServerNotInitialized, `Method not allowed${why}`, {
+      sendError(res, 405, HttpErrorCodes.MethodNotAllowed, `Method not allowed${why}`, {
         headers: { Allow: allowed.join(', ') },
       });
       return;
@@ -221,7 +221,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       sendError(
         res,
         400,
-        ErrorCodes.ServerNotInitialized,
+        HttpErrorCodes.UnsupportedProtocolVersion,
         `Bad Request: Unsupported protocol version: ${version.slice(0, 40)} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
       );
       return;
@@ -277,7 +277,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       return;
     }
     if (!opening) {
-      sendError(res, 400, ErrorCodes.ServerNotInitialized, 'Bad Request: Mcp-Session-Id header is required');
+      sendError(res, 400, HttpErrorCodes.SessionRequired, 'Bad Request: Mcp-Session-Id header is required');
       return;
     }
     const client = req.socket.remoteAddress ?? 'unknown';
@@ -291,7 +291,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       sendError(
         res,
         perClient ? 429 : 503,
-        ErrorCodes.ServerNotInitialized,
+        HttpErrorCodes.TooManySessions,
         perClient
           ? `Too Many Requests: this client already holds ${options.maxSessionsPerClient} sessions (--max-sessions-per-client); close one (DELETE) or retry later`
           : `Service Unavailable: ${options.maxSessions} sessions are live (--max-sessions), retry later`,

@@ -1,5 +1,6 @@
 // The protocol rules of DESIGN.md §3 as plain definitions (no MCP SDK): mcp-kit enforces them, the lab's
 // grader judges transcripts by them, so both always agree.
+export { firstSentence } from './descriptions.js';
 export { ErrorCodes, errorResponse, type JsonRpcErrorResponse, type JsonRpcId } from './errors.js';
 export {
   ALLOWED_BEFORE_INITIALIZED,
