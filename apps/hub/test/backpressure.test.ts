@@ -30,7 +30,7 @@ const call = (id: number | string, name: string, args: Record<string, unknown>) 
   params: { name, arguments: args },
 });
 const answered = (peer: StdioPeer, ids: Array<number | string>) =>
-  Promise.all(ids.map((id) => peer.waitFor((m: WireMessage) => m.id === id, 120_000)));
+  Promise.all(ids.map((id) => peer.waitFor((m: WireMessage) => m.id === id, 240_000)));
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
 
 async function hubWithBigEvents(dir: string): Promise<StdioPeer> {

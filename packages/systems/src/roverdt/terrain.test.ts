@@ -55,12 +55,10 @@ describe('terrain', () => {
     expect(t.craters.length).toBeGreaterThanOrEqual(10);
   });
 
-  it('generates a map in well under 50 ms and caches it per seed', () => {
-    generateTerrain(1); // warm the JIT, as a running system is
-    const started = performance.now();
-    generateTerrain(99);
-    expect(performance.now() - started).toBeLessThan(50);
+  // How long generation takes is a benchmark figure (pnpm bench), never a test's: machines are shared.
+  it('caches a map per seed', () => {
     expect(terrainFor(12345)).toBe(terrainFor(12345));
+    expect(terrainFor(12345)).not.toBe(terrainFor(99));
   });
 
   it('reads a hand-drawn map north row first', () => {
