@@ -12,20 +12,12 @@
 //
 //   node scripts/clients/run.mjs [--client ts-sdk] [--server hub] [--transport stdio|http|stateless]
 //                                [--jobs N (default: one per core)] [--verbose]
-import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { node24 as nodeBinary, root, toolsDir } from '../lib/node24.mjs';
+import { ensurePinned, setupStep } from '../lib/pinned.mjs';
 import { discoverServers, startHttpServer } from '../lib/servers.mjs';
 
 const here = join(root, 'scripts/clients');
@@ -44,49 +36,24 @@ function log(message) {
   process.stderr.write(`[clients] ${message}\n`);
 }
 
-/** Runs a command for the set-up; exits the check if it fails. */
-function setup(command, args, what) {
-  const result = spawnSync(command, args, {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    // Without network the default index fails on every package: do not retry it (a mirror answers).
-    env: {
-      ...process.env,
-      npm_config_engine_strict: 'false',
-      PIP_RETRIES: '0',
-      PIP_DISABLE_PIP_VERSION_CHECK: '1',
-    },
-  });
-  if (result.status !== 0) {
-    log(`could not ${what}`);
-    process.exit(1);
-  }
-}
-
 /** The npm clients and the Python venv, (re)installed when their pinned versions change. */
 function ensureClients() {
-  const pins = ['package.json', 'package-lock.json', 'requirements.txt'].map((f) =>
-    readFileSync(join(here, f)),
-  );
-  const hash = createHash('sha256').update(Buffer.concat(pins)).digest('hex');
-  const stamp = join(prefix, '.pins');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return;
-  log('installing the pinned clients into .tools/clients (once)');
-  rmSync(prefix, { recursive: true, force: true });
-  mkdirSync(prefix, { recursive: true });
-  for (const file of ['package.json', 'package-lock.json'])
-    copyFileSync(join(here, file), join(prefix, file));
-  setup(
-    'npm',
-    ['ci', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error'],
-    'install the npm clients',
-  );
-  setup('python3', ['-m', 'venv', venv], 'create the Python venv (python3 -m venv)');
-  setup(
-    join(venv, 'bin/python'),
-    ['-m', 'pip', 'install', '-qq', '-r', join(here, 'requirements.txt')],
-    'install the Python SDK',
-  );
-  writeFileSync(stamp, hash);
+  ensurePinned({
+    sourceDir: here,
+    prefix,
+    log,
+    what: 'clients',
+    extraPins: ['requirements.txt'],
+    afterNpm: () => {
+      setupStep('python3', ['-m', 'venv', venv], 'create the Python venv (python3 -m venv)', log);
+      setupStep(
+        join(venv, 'bin/python'),
+        ['-m', 'pip', 'install', '-qq', '-r', join(here, 'requirements.txt')],
+        'install the Python SDK',
+        log,
+      );
+    },
+  });
 }
 
 const node24 = nodeBinary(log);

@@ -6,6 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { cleanEnv } from './subject.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
@@ -73,7 +74,10 @@ export function removeDomainBundle() {
 export function runPassesBench({ runs, warmups, station, fromMs, hours }) {
   const input = JSON.stringify({ bundle: BUNDLE, runs, warmups, station, fromMs, hours });
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [WORKER, input], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [WORKER, input], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: cleanEnv(),
+    });
     let out = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (text) => {

@@ -114,6 +114,12 @@ export class Subject {
     return this.request('tools/call', { name, arguments: args });
   }
 
+  /** The subject's own benchmark call (spec.call), or `fallback`. */
+  benchCall(fallback) {
+    const { name, args } = this.spec.call ?? fallback;
+    return this.callTool(name, args);
+  }
+
   /** VmRSS of the process in bytes, from /proc/<pid>/status. */
   rssBytes() {
     const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
@@ -126,6 +132,8 @@ export class Subject {
   async stop(graceMs = 3000) {
     if (this.exited) return this.exit;
     this.child.stdin.end();
+    // A server that stays up when stdin closes (server-everything) is asked to leave by its signal.
+    if (this.spec.stopSignal) this.child.kill(this.spec.stopSignal);
     const exited = await Promise.race([this.exit.then(() => true), sleep(graceMs, false, { ref: false })]);
     if (!exited) {
       this.child.kill('SIGKILL');
@@ -139,12 +147,22 @@ export class Subject {
 const SERVER_SETTING =
   /^(MCP_|CODE_CLUSTER_|npm_|SATDT_|GROUNDSTATION_|HUB_|ROVERDT_|LAB_|ACADEMY_)|_API_(URL|TOKEN)$/;
 
-/** This process's environment without NODE_OPTIONS and without any server setting. */
+/**
+ * Node variables no user's start-up has: NODE_OPTIONS, and NODE_EXTRA_CA_CERTS, which these machines set
+ * and which makes every Node start (the floor's too) read a CA bundle first.
+ */
+const NODE_SETTINGS = ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS'];
+
+/** The names of this process's variables that no subject gets (the bench prints them). */
+export function removedVariables() {
+  return Object.keys(process.env)
+    .filter((key) => NODE_SETTINGS.includes(key) || SERVER_SETTING.test(key))
+    .sort();
+}
+
+/** This process's environment without NODE_OPTIONS, NODE_EXTRA_CA_CERTS and any server setting. */
 export function cleanEnv() {
   const env = { ...process.env };
-  delete env.NODE_OPTIONS;
-  for (const key of Object.keys(env)) {
-    if (SERVER_SETTING.test(key)) delete env[key];
-  }
+  for (const key of removedVariables()) delete env[key];
   return env;
 }
