@@ -120,6 +120,12 @@ export type Handler<E extends Endpoint> = (
 export type Handlers<Api extends Record<string, Endpoint>> = { [K in keyof Api]: Handler<Api[K]> };
 
 /**
+ * A check of the raw request that runs before its endpoint's schemas (a credential in the body): what it
+ * throws is the answer, so a request without the right to act learns nothing of what else is wrong.
+ */
+export type Guard = (request: IncomingRestRequest) => void;
+
+/**
  * A system's REST API served from its declaration: each request is parsed with its endpoint's schemas
  * before its handler runs. The one status policy of every system (see docs/architecture.md):
  * a request that breaks its endpoint's schema is 400, except a text of the body over its length bound, 413;
@@ -129,12 +135,14 @@ export function routes<Api extends Record<string, Endpoint>>(
   api: Api,
   handlers: Handlers<Api>,
   onError?: (error: unknown) => void,
+  guards: { [K in keyof Api]?: Guard } = {},
 ): RestHandler {
   return createRouter(
     Object.entries(api).map(([name, target]) => ({
       method: target.method,
       pattern: target.path,
       handle: async ({ params, request }) => {
+        guards[name]?.(request);
         const call: Call<Endpoint> = {
           params: parsePart('params', target.params, params),
           query: parsePart('query', target.query, Object.fromEntries(request.query)),
