@@ -54,7 +54,7 @@ export function findStation(id: string): StationReference | undefined {
 
 /** The station named `id`; a 404 refusal naming the stations there are when none is. */
 export function stationOr404(id: string): StationReference {
-  const found = STATIONS.find((s) => s.id === id);
+  const found = findStation(id);
   if (!found) {
     throw refuse.notFound(
       `No existe la estación '${id}'. Estaciones disponibles: ${STATIONS.map((s) => s.id).join(', ')}.`,
