@@ -43,9 +43,9 @@ describe('listar_estaciones', () => {
       ['orbiteye-cl', 'mantenimiento'],
       ['orbiteye-es', 'operativa'],
     ]);
-    expect(estaciones[1]!.mantenimiento?.fin).toBe('2027-01-15T00:00:00Z');
+    expect(estaciones[1]!.mantenimiento?.fin).toBe('2027-01-15T00:00:00.000Z');
     expect(textOf(result)).toContain(
-      'orbiteye-cl (Santiago de Chile): en mantenimiento hasta 2027-01-15T00:00:00Z',
+      'orbiteye-cl (Santiago de Chile): en mantenimiento hasta 2027-01-15T00:00:00.000Z',
     );
   });
 
@@ -84,8 +84,8 @@ describe('estado_estacion', () => {
     };
     expect(data.estado).toBe('mantenimiento');
     expect(data.mantenimiento_actual).toMatchObject({
-      inicio: '2026-11-23T00:00:00Z',
-      fin: '2027-01-15T00:00:00Z',
+      inicio: '2026-11-23T00:00:00.000Z',
+      fin: '2027-01-15T00:00:00.000Z',
     });
     expect(textOf(result)).toContain('EN MANTENIMIENTO');
   });
@@ -128,7 +128,7 @@ describe('agendar_contacto', () => {
     });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(
-      /^La estación orbiteye-cl está en mantenimiento del 2026-11-23T00:00:00Z al 2027-01-15T00:00:00Z/,
+      /^La estación orbiteye-cl está en mantenimiento del 2026-11-23T00:00:00\.000Z al 2027-01-15T00:00:00\.000Z/,
     );
   });
 
@@ -287,8 +287,8 @@ describe('agenda_estacion', () => {
     const result = await call('agenda_estacion', { estacion: 'orbiteye-es', horas: 3 });
     expect(result.isError).toBeFalsy();
     const data = result.structuredContent as { contactos: Contacto[]; desde: string; hasta: string };
-    expect(data.desde).toBe('2026-12-01T10:30:00Z');
-    expect(data.hasta).toBe('2026-12-01T13:30:00Z');
+    expect(data.desde).toBe('2026-12-01T10:30:00.000Z');
+    expect(data.hasta).toBe('2026-12-01T13:30:00.000Z');
     expect(data.contactos.length).toBeGreaterThanOrEqual(2);
     const starts = data.contactos.map((c) => c.inicio);
     expect([...starts].sort()).toEqual(starts);
@@ -300,7 +300,7 @@ describe('agenda_estacion', () => {
   it('warns about maintenance in the agenda of orbiteye-cl', async () => {
     const result = await call('agenda_estacion', { estacion: 'orbiteye-cl' });
     expect(textOf(result)).toContain(
-      'Atención: mantenimiento del 2026-11-23T00:00:00Z al 2027-01-15T00:00:00Z',
+      'Atención: mantenimiento del 2026-11-23T00:00:00.000Z al 2027-01-15T00:00:00.000Z',
     );
   });
 
@@ -421,15 +421,15 @@ describe('listar_mantenimientos', () => {
         {
           mantenimiento_id: 'mt-00000000c1a0',
           estacion: 'orbiteye-cl',
-          inicio: '2026-11-23T00:00:00Z',
-          fin: '2027-01-15T00:00:00Z',
+          inicio: '2026-11-23T00:00:00.000Z',
+          fin: '2027-01-15T00:00:00.000Z',
           motivo: 'Sustitución del LNA de banda S y revisión del rotor de elevación',
           origen: 'referencia',
         },
       ],
     });
     expect(textOf(result)).toContain(
-      '- mt-00000000c1a0 (referencia): mantenimiento del 2026-11-23T00:00:00Z',
+      '- mt-00000000c1a0 (referencia): mantenimiento del 2026-11-23T00:00:00.000Z',
     );
   });
 
@@ -460,7 +460,7 @@ describe('cancelar_mantenimiento (operator scope)', () => {
       );
       const cancelled = await call('cancelar_mantenimiento', { mantenimiento_id: 'mt-00000000c1a0' }, on);
       expect(cancelled.isError).toBeFalsy();
-      expect(structured<{ cancelado_en: string }>(cancelled).cancelado_en).toBe('2026-12-01T10:30:00Z');
+      expect(structured<{ cancelado_en: string }>(cancelled).cancelado_en).toBe('2026-12-01T10:30:00.000Z');
       expect(textOf(cancelled)).toMatch(/^Mantenimiento mt-00000000c1a0 de orbiteye-cl cancelado/);
       const listed = structured<{ mantenimientos: Array<{ mantenimiento_id: string }> }>(
         await call('listar_mantenimientos', { estacion: 'orbiteye-cl' }, on),

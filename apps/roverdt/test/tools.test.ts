@@ -45,7 +45,7 @@ describe('estado_rover', () => {
       reserva_pct: 15,
       modo: 'reposo',
       instrumentos: ['camara', 'espectrometro', 'termometro', 'sismometro'],
-      reloj_simulado: '2026-03-01T06:00:00Z',
+      reloj_simulado: '2026-03-01T06:00:00.000Z',
       ruta_activa: null,
       ultima_parada: null,
     });
@@ -185,7 +185,7 @@ describe('medir', () => {
     const data = structured<{ x: number; y: number; instante: string; lecturas: Array<{ nombre: string }> }>(
       first,
     );
-    expect(data).toMatchObject({ x: 40, y: 40, instante: '2026-03-01T06:00:00Z' });
+    expect(data).toMatchObject({ x: 40, y: 40, instante: '2026-03-01T06:00:00.000Z' });
     expect(data.lecturas.map((l) => l.nombre)).toEqual([
       'rocas_visibles',
       'desnivel_visible',
@@ -231,7 +231,7 @@ describe('esperar', () => {
     expect(data.horas).toBe(hours);
     expect(data.ganancia_wh).toBeGreaterThan(0);
     expect(data.rover.reloj_simulado).toBe(
-      new Date(Date.parse('2026-03-01T06:00:00Z') + hours * 3_600_000).toISOString().replace('.000Z', 'Z'),
+      new Date(Date.parse('2026-03-01T06:00:00Z') + hours * 3_600_000).toISOString(),
     );
     expect(textOf(waited)).toMatch(new RegExp(`^rover-1 esperó ${hours} h .*los paneles dieron [\\d.]+ Wh`));
     expect(

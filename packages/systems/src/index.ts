@@ -1,13 +1,10 @@
 export { HttpProblem, jsonResponse, problemResponse } from './http/problem.js';
 export {
   type Call,
-  createRouter,
+  type Guard,
   type Handler,
   type Handlers,
-  parseQuery,
   Reply,
-  type Route,
-  type RouteContext,
   routes,
 } from './http/router.js';
 export { type RunningService, type ServeOptions, serveHttp } from './http/serve.js';

@@ -1,16 +1,8 @@
 import { RestClient, type RestClientOptions } from '../rest/client.js';
 import { SystemError } from '../rest/errors.js';
 import type { RestTransport } from '../rest/types.js';
-import {
-  type BookContactRequest,
-  ContactSchema,
-  MaintenanceListSchema,
-  MaintenanceWindowSchema,
-  ScheduleSchema,
-  StationListSchema,
-  StationStateSchema,
-  SystemHealthSchema,
-} from './schemas.js';
+import { groundstationApi } from './api.js';
+import type { BookContactRequest } from './schemas.js';
 
 export interface ScheduleQuery {
   /** ISO-8601 UTC; the system's now when omitted. */
@@ -41,82 +33,53 @@ export class GroundstationClient {
   }
 
   health(signal?: AbortSignal) {
-    return this.rest.get('/healthz', SystemHealthSchema, undefined, signal);
+    return this.rest.send(groundstationApi.health, {}, signal);
   }
 
   listStations(signal?: AbortSignal) {
-    return this.rest.get('/v1/stations', StationListSchema, undefined, signal);
+    return this.rest.send(groundstationApi.listStations, {}, signal);
   }
 
   getStation(station: string, signal?: AbortSignal) {
-    return this.rest.get(
-      `/v1/stations/${encodeURIComponent(station)}`,
-      StationStateSchema,
-      undefined,
-      signal,
-    );
+    return this.rest.send(groundstationApi.getStation, { params: { id: station } }, signal);
   }
 
   schedule(station: string, query: ScheduleQuery = {}, signal?: AbortSignal) {
-    return this.rest.get(
-      `/v1/stations/${encodeURIComponent(station)}/schedule`,
-      ScheduleSchema,
-      { ...query },
+    return this.rest.send(
+      groundstationApi.schedule,
+      { params: { id: station }, query: { ...query } },
       signal,
     );
   }
 
   bookContact(request: BookContactRequest, signal?: AbortSignal) {
-    return this.rest.call({ method: 'POST', path: '/v1/contacts', body: request }, ContactSchema, signal);
+    return this.rest.send(groundstationApi.bookContact, { body: request }, signal);
   }
 
   getContact(id: string, signal?: AbortSignal) {
-    return this.rest.get(`/v1/contacts/${encodeURIComponent(id)}`, ContactSchema, undefined, signal);
+    return this.rest.send(groundstationApi.getContact, { params: { id } }, signal);
   }
 
   cancelContact(id: string, signal?: AbortSignal) {
-    return this.rest.call(
-      { method: 'DELETE', path: `/v1/contacts/${encodeURIComponent(id)}` },
-      ContactSchema,
-      signal,
-    );
+    return this.rest.send(groundstationApi.cancelContact, { params: { id } }, signal);
   }
 
   listMaintenance(station: string, signal?: AbortSignal) {
-    return this.rest.get(
-      `/v1/stations/${encodeURIComponent(station)}/maintenance`,
-      MaintenanceListSchema,
-      undefined,
-      signal,
-    );
+    return this.rest.send(groundstationApi.listMaintenance, { params: { id: station } }, signal);
   }
 
   /** Operator only: refused here, before any request, when this client holds no operator credential. */
   programMaintenance(station: string, input: MaintenanceInput, signal?: AbortSignal) {
     if (!this.operatorToken) return this.noOperator('programar mantenimiento');
-    return this.rest.call(
-      {
-        method: 'POST',
-        path: `/v1/stations/${encodeURIComponent(station)}/maintenance`,
-        body: { ...input, operator_token: this.operatorToken },
-      },
-      MaintenanceWindowSchema,
-      signal,
-    );
+    const body = { ...input, operator_token: this.operatorToken };
+    return this.rest.send(groundstationApi.programMaintenance, { params: { id: station }, body }, signal);
   }
 
   /** Operator only, like programMaintenance. */
   cancelMaintenance(id: string, signal?: AbortSignal) {
     if (!this.operatorToken) return this.noOperator('cancelar mantenimiento');
-    return this.rest.call(
-      {
-        method: 'POST',
-        path: `/v1/maintenance/${encodeURIComponent(id)}/cancel`,
-        body: { operator_token: this.operatorToken },
-      },
-      MaintenanceWindowSchema,
-      signal,
-    );
+    const body = { operator_token: this.operatorToken };
+    return this.rest.send(groundstationApi.cancelMaintenance, { params: { id }, body }, signal);
   }
 
   private noOperator(action: string): Promise<never> {

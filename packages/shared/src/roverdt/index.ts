@@ -1,2 +1,3 @@
+export * from './api.js';
 export * from './client.js';
 export * from './schemas.js';

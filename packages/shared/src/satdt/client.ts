@@ -1,15 +1,6 @@
 import { RestClient, type RestClientOptions } from '../rest/client.js';
 import type { RestTransport } from '../rest/types.js';
-import {
-  HealthSchema,
-  PassesSchema,
-  PositionSchema,
-  RefreshReportSchema,
-  SatelliteListSchema,
-  SatelliteSchema,
-  StationListSchema,
-  TelemetrySchema,
-} from './schemas.js';
+import { satdtApi } from './api.js';
 
 export interface PassQuery {
   station: string;
@@ -27,36 +18,36 @@ export class SatdtClient {
   }
 
   health(signal?: AbortSignal) {
-    return this.rest.get('/healthz', HealthSchema, undefined, signal);
+    return this.rest.send(satdtApi.health, {}, signal);
   }
 
   listSatellites(search?: string, signal?: AbortSignal) {
-    return this.rest.get('/v1/satellites', SatelliteListSchema, { search }, signal);
+    return this.rest.send(satdtApi.listSatellites, { query: { search } }, signal);
   }
 
   getSatellite(noradId: number, signal?: AbortSignal) {
-    return this.rest.get(`/v1/satellites/${noradId}`, SatelliteSchema, undefined, signal);
+    return this.rest.send(satdtApi.getSatellite, { params: { id: String(noradId) } }, signal);
   }
 
   passes(noradId: number, query: PassQuery, signal?: AbortSignal) {
-    return this.rest.get(`/v1/satellites/${noradId}/passes`, PassesSchema, { ...query }, signal);
+    return this.rest.send(satdtApi.passes, { params: { id: String(noradId) }, query: { ...query } }, signal);
   }
 
   position(noradId: number, at?: string, signal?: AbortSignal) {
-    return this.rest.get(`/v1/satellites/${noradId}/position`, PositionSchema, { at }, signal);
+    return this.rest.send(satdtApi.position, { params: { id: String(noradId) }, query: { at } }, signal);
   }
 
   telemetry(noradId: number, at?: string, signal?: AbortSignal) {
-    return this.rest.get(`/v1/satellites/${noradId}/telemetry`, TelemetrySchema, { at }, signal);
+    return this.rest.send(satdtApi.telemetry, { params: { id: String(noradId) }, query: { at } }, signal);
   }
 
   /** Re-reads every configured element source now (the twin's operator action). */
   refreshElements(signal?: AbortSignal) {
-    return this.rest.call({ method: 'POST', path: '/v1/elements/refresh' }, RefreshReportSchema, signal);
+    return this.rest.send(satdtApi.refreshElements, {}, signal);
   }
 
   listStations(signal?: AbortSignal) {
-    return this.rest.get('/v1/stations', StationListSchema, undefined, signal);
+    return this.rest.send(satdtApi.listStations, {}, signal);
   }
 
   close(): Promise<void> {

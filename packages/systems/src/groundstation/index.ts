@@ -2,7 +2,6 @@ export { type AntennaReference, type Climate, EQUIPMENT, type StationEquipment }
 export { healthAt } from './health.js';
 export {
   createGroundstationSystem,
-  defaultDatabaseFile,
   type GroundstationSystem,
   type GroundstationSystemOptions,
 } from './system.js';

@@ -1,8 +1,9 @@
 import { inProcessTransport, SystemError } from '@code-cluster/shared';
 import { type Pass, SatdtClient } from '@code-cluster/shared/satdt';
-import { HttpProblem, unprocessable } from '../http/problem.js';
+import { HttpProblem } from '../http/problem.js';
 import { STATIONS, type StationReference } from '../reference/stations.js';
-import { iso } from './time.js';
+import { type Refusal, refuse } from '../refusal.js';
+import { isoUtc } from '../time.js';
 
 /** Where the ground station asks about satellites: the satdt system, in process or remote. */
 export interface SatdtConnection {
@@ -37,11 +38,11 @@ export class SatelliteCheck {
     noradId: number,
     startMs: number,
     endMs: number,
-  ): Promise<HttpProblem | undefined> {
+  ): Promise<Refusal | undefined> {
     const satdt = await this.satdt();
     const satellite = await ask(() => satdt.getSatellite(noradId));
     if (satellite.status !== 'operativo') {
-      return unprocessable(
+      return refuse.unprocessable(
         `${satellite.name} (NORAD ${noradId}) está ${satellite.status}: ya no opera y las estaciones no ` +
           'agendan contactos con él. Elige un satélite operativo (el recurso satdt://catalogo los lista).',
         { norad_id: noradId },
@@ -52,7 +53,7 @@ export class SatelliteCheck {
     if (await during(where)) return undefined;
 
     const next = await ask(() =>
-      satdt.passes(noradId, { station: where.id, from: iso(endMs), hours: NEXT_PASSES_HOURS }),
+      satdt.passes(noradId, { station: where.id, from: isoUtc(endMs), hours: NEXT_PASSES_HOURS }),
     );
     const upcoming = next.passes.slice(0, NEXT_PASSES_SHOWN);
     const elsewhere: string[] = [];
@@ -68,11 +69,9 @@ export class SatelliteCheck {
             'ellos con su AOS y LOS (proximos_pases los da).';
     const otherStations =
       elsewhere.length > 0 ? ` En esa ventana sí es visible desde ${elsewhere.join(', ')}.` : '';
-    return new HttpProblem(
-      409,
-      'Conflict',
+    return refuse.conflict(
       `${name} no está sobre la máscara de elevación de ${where.id} (${where.elevationMaskDeg}°) entre ` +
-        `${iso(startMs)} y ${iso(endMs)}: la estación no puede contactar con él en esa ventana. ${proposal}` +
+        `${isoUtc(startMs)} y ${isoUtc(endMs)}: la estación no puede contactar con él en esa ventana. ${proposal}` +
         otherStations,
       {
         norad_id: noradId,
@@ -94,7 +93,9 @@ export class SatelliteCheck {
     endMs: number,
   ): Promise<boolean> {
     const hours = Math.max(1, Math.ceil((endMs - startMs) / HOUR));
-    const found = await ask(() => satdt.passes(noradId, { station: station.id, from: iso(startMs), hours }));
+    const found = await ask(() =>
+      satdt.passes(noradId, { station: station.id, from: isoUtc(startMs), hours }),
+    );
     if (found.visibility !== 'passes') return found.visibility === 'always';
     // Part of a pass is a contact too: the station works the satellite while it is above the mask.
     return found.passes.some((p) => Date.parse(p.aos) < endMs && Date.parse(p.los) > startMs);
@@ -128,7 +129,7 @@ async function ask<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (!(error instanceof SystemError)) throw error;
     if (error.kind === 'problem') {
-      throw unprocessable(`No se puede agendar el contacto: ${error.message}`);
+      throw refuse.unprocessable(`No se puede agendar el contacto: ${error.message}`);
     }
     throw new HttpProblem(
       503,

@@ -1,98 +1,16 @@
-import type {
-  Endpoint,
-  EndpointOutput,
-  HttpMethod,
-  IncomingRestRequest,
-  RestHandler,
-  RestResponse,
+import {
+  type Endpoint,
+  type EndpointOutput,
+  type IncomingRestRequest,
+  pathNames,
+  type RestHandler,
+  type RestResponse,
 } from '@code-cluster/shared';
 import type { z } from 'zod';
 import es from 'zod/v4/locales/es.js';
 import { Refusal, type RefusalKind } from '../refusal.js';
 import { StorageError } from '../storage/errors.js';
 import { badRequest, HttpProblem, jsonResponse, problemResponse } from './problem.js';
-
-export interface RouteContext {
-  params: Record<string, string>;
-  request: IncomingRestRequest;
-}
-
-export interface Route {
-  method: HttpMethod;
-  /** `/v1/satellites/:id/passes`: `:name` segments become `params.name`. */
-  pattern: string;
-  /** Returns the JSON body of a 200, or a full response; throws HttpProblem for errors. */
-  handle(context: RouteContext): Promise<unknown> | unknown;
-}
-
-interface CompiledRoute extends Route {
-  regex: RegExp;
-  names: string[];
-}
-
-/** A system's REST API as one RestHandler: routing, problem+json errors, no framework. */
-export function createRouter(routes: readonly Route[], onError?: (error: unknown) => void): RestHandler {
-  const compiled: CompiledRoute[] = routes.map((route) => {
-    const names: string[] = [];
-    const source = route.pattern.replace(/:([a-z_]+)/g, (_, name: string) => {
-      names.push(name);
-      return '([^/]+)';
-    });
-    return { ...route, regex: new RegExp(`^${source}/?$`), names };
-  });
-
-  return async (request: IncomingRestRequest): Promise<RestResponse> => {
-    try {
-      let pathMatched = false;
-      for (const route of compiled) {
-        const match = route.regex.exec(request.path);
-        if (!match) continue;
-        pathMatched = true;
-        if (route.method !== request.method) continue;
-        const params = Object.fromEntries(
-          route.names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]),
-        );
-        const body = await route.handle({ params, request });
-        return isResponse(body) ? body : jsonResponse(200, body);
-      }
-      throw pathMatched
-        ? new HttpProblem(405, 'Method Not Allowed', `${request.method} no está permitido en ${request.path}`)
-        : new HttpProblem(404, 'Not Found', `No existe el recurso ${request.path}`);
-    } catch (error) {
-      if (error instanceof HttpProblem) return problemResponse(error);
-      if (error instanceof Refusal) return problemResponse(refusalProblem(error));
-      onError?.(error);
-      // The operator gets the error (above); the model, what is wrong in words it can act on.
-      if (error instanceof StorageError) {
-        return problemResponse(
-          new HttpProblem(507, 'Insufficient Storage', error.message, { problem: error.problem }),
-        );
-      }
-      return problemResponse(new HttpProblem(500, 'Internal Server Error', 'Error interno del sistema'));
-    }
-  };
-}
-
-function isResponse(value: unknown): value is RestResponse {
-  return (
-    typeof value === 'object' && value !== null && 'status' in value && 'body' in value && 'headers' in value
-  );
-}
-
-/**
- * Checks a query string against a zod schema; a violation is a 400 naming the parameter and value. The
- * old routers' helper (satdt, groundstation, roverdt): `routes` below parses every part by itself.
- */
-export function parseQuery<T extends z.ZodType>(query: URLSearchParams, schema: T): z.output<T> {
-  const parsed = schema.safeParse(Object.fromEntries(query), { reportInput: true });
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const name = issue.path.join('.') || 'query';
-  const value = 'input' in issue ? JSON.stringify(issue.input) : 'nada';
-  throw badRequest(`Parámetro '${name}' inválido (${issue.message}); recibido: ${value}`, {
-    parameter: name,
-  });
-}
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -120,6 +38,12 @@ export type Handler<E extends Endpoint> = (
 export type Handlers<Api extends Record<string, Endpoint>> = { [K in keyof Api]: Handler<Api[K]> };
 
 /**
+ * A check of the raw request that runs before its endpoint's schemas (a credential in the body): what it
+ * throws is the answer, so a request without the right to act learns nothing of what else is wrong.
+ */
+export type Guard = (request: IncomingRestRequest) => void;
+
+/**
  * A system's REST API served from its declaration: each request is parsed with its endpoint's schemas
  * before its handler runs. The one status policy of every system (see docs/architecture.md):
  * a request that breaks its endpoint's schema is 400, except a text of the body over its length bound, 413;
@@ -129,24 +53,58 @@ export function routes<Api extends Record<string, Endpoint>>(
   api: Api,
   handlers: Handlers<Api>,
   onError?: (error: unknown) => void,
+  guards: { [K in keyof Api]?: Guard } = {},
 ): RestHandler {
-  return createRouter(
-    Object.entries(api).map(([name, target]) => ({
-      method: target.method,
-      pattern: target.path,
-      handle: async ({ params, request }) => {
-        const call: Call<Endpoint> = {
-          params: parsePart('params', target.params, params),
-          query: parsePart('query', target.query, Object.fromEntries(request.query)),
-          body: parsePart('body', target.body, readJson(target, request.body)),
-          ...(request.signal ? { signal: request.signal } : {}),
-        };
-        const answer = await (handlers[name] as Handler<Endpoint>)(call);
-        return answer instanceof Reply ? jsonResponse(answer.status, answer.body) : answer;
-      },
-    })),
-    onError,
-  );
+  const compiled = Object.entries(api).map(([name, target]) => ({
+    name,
+    target,
+    regex: new RegExp(`^${target.path.replace(/:([a-z_]+)/g, '([^/]+)')}/?$`),
+    names: pathNames(target.path),
+  }));
+
+  const answer = async (request: IncomingRestRequest): Promise<RestResponse> => {
+    let pathMatched = false;
+    for (const { name, target, regex, names } of compiled) {
+      const match = regex.exec(request.path);
+      if (!match) continue;
+      pathMatched = true;
+      if (target.method !== request.method) continue;
+      guards[name]?.(request);
+      const params = Object.fromEntries(names.map((key, i) => [key, decodeURIComponent(match[i + 1]!)]));
+      const call: Call<Endpoint> = {
+        params: parsePart('params', target.params, params),
+        query: parsePart('query', target.query, Object.fromEntries(request.query)),
+        body: parsePart('body', target.body, readJson(target, request.body)),
+        ...(request.signal ? { signal: request.signal } : {}),
+      };
+      const result = await (handlers[name] as Handler<Endpoint>)(call);
+      return result instanceof Reply ? jsonResponse(result.status, result.body) : jsonResponse(200, result);
+    }
+    throw pathMatched
+      ? new HttpProblem(405, 'Method Not Allowed', `${request.method} no está permitido en ${request.path}`)
+      : new HttpProblem(404, 'Not Found', `No existe el recurso ${request.path}`);
+  };
+
+  return async (request) => {
+    try {
+      return await answer(request);
+    } catch (error) {
+      return errorResponse(error, onError);
+    }
+  };
+}
+
+function errorResponse(error: unknown, onError?: (error: unknown) => void): RestResponse {
+  if (error instanceof HttpProblem) return problemResponse(error);
+  if (error instanceof Refusal) return problemResponse(refusalProblem(error));
+  onError?.(error);
+  // The operator gets the error (above); the model, what is wrong in words it can act on.
+  if (error instanceof StorageError) {
+    return problemResponse(
+      new HttpProblem(507, 'Insufficient Storage', error.message, { problem: error.problem }),
+    );
+  }
+  return problemResponse(new HttpProblem(500, 'Internal Server Error', 'Error interno del sistema'));
 }
 
 const WHERE = { params: 'Parámetro de ruta', query: 'Parámetro', body: 'Campo' } as const;

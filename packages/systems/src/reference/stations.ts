@@ -1,3 +1,5 @@
+import { refuse } from '../refusal.js';
+
 /**
  * The cluster's ground stations (CONTRACT.md reference data). The satellite twin computes passes over
  * them and the ground station system operates them; both read this one table.
@@ -48,4 +50,16 @@ export const STATIONS: readonly StationReference[] = [
 
 export function findStation(id: string): StationReference | undefined {
   return STATIONS.find((station) => station.id === id);
+}
+
+/** The station named `id`; a 404 refusal naming the stations there are when none is. */
+export function stationOr404(id: string): StationReference {
+  const found = findStation(id);
+  if (!found) {
+    throw refuse.notFound(
+      `No existe la estación '${id}'. Estaciones disponibles: ${STATIONS.map((s) => s.id).join(', ')}.`,
+      { station: id },
+    );
+  }
+  return found;
 }

@@ -19,7 +19,6 @@ export {
 export { openRoverdtStore, type RoverdtStore } from './store.js';
 export {
   createRoverdtSystem,
-  defaultDatabaseFile,
   REFERENCE_ROVERS,
   type RoverdtSystem,
   type RoverdtSystemOptions,

@@ -71,7 +71,7 @@ describe('the reference rover', () => {
       reserve_pct: 15,
       mode: 'reposo',
       instruments: ['camara', 'espectrometro', 'termometro', 'sismometro'],
-      clock: '2026-03-01T06:00:00Z',
+      clock: '2026-03-01T06:00:00.000Z',
       active_route_id: null,
       last_stop: null,
       known_hazards: 0,
@@ -182,7 +182,7 @@ describe('execution', () => {
         distance_m: 8,
         energy_wh: 20,
         battery_pct: 78,
-        at: '2026-03-01T06:02:40Z',
+        at: '2026-03-01T06:02:40.000Z',
         completed: true,
       },
     ]);
@@ -203,7 +203,7 @@ describe('execution', () => {
       mode: 'reposo',
       active_route_id: null,
       odometer_m: 15,
-      clock: '2026-03-01T06:05:00Z',
+      clock: '2026-03-01T06:05:00.000Z',
     });
     const again = await refusal(client.step(ROVER, route.id));
     expect(again.status).toBe(409);
@@ -304,7 +304,7 @@ describe('instruments', () => {
       const a = await client.measure(ROVER, instrument);
       const b = await client.measure(ROVER, instrument);
       expect(b).toEqual(a);
-      expect(a).toMatchObject({ rover_id: ROVER, instrument, x: 2, y: 2, at: '2026-03-01T06:00:00Z' });
+      expect(a).toMatchObject({ rover_id: ROVER, instrument, x: 2, y: 2, at: '2026-03-01T06:00:00.000Z' });
       expect(a.readings.length).toBeGreaterThanOrEqual(3);
       expect(a.summary.length).toBeGreaterThan(10);
     }
@@ -312,7 +312,7 @@ describe('instruments', () => {
     const route = await client.planRoute(ROVER, { x: 17, y: 2 });
     await client.step(ROVER, route.id, 2);
     const later = await client.measure(ROVER, 'termometro');
-    expect(later.at).toBe('2026-03-01T06:05:00Z');
+    expect(later.at).toBe('2026-03-01T06:05:00.000Z');
     expect(later.readings).not.toEqual(thermometer.readings);
   });
 
