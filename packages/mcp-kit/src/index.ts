@@ -1,3 +1,10 @@
+export type {
+  Answer,
+  ClientFeatures,
+  ElicitContent,
+  ElicitSchema,
+  SampleRequest,
+} from './client-features.js';
 export {
   booleanSetting,
   type ConfigOf,
