@@ -4,6 +4,7 @@ import { GroundstationClient } from '@code-cluster/shared/groundstation';
 import { createGroundstationSystem } from '@code-cluster/systems/groundstation';
 import { type SpawnOptions, spawnServerWithData } from '@code-cluster/testkit';
 import { connectInMemory } from '@code-cluster/testkit/in-memory';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Scope } from '../src/deps.js';
 import { createServer } from '../src/server.js';
 
@@ -29,6 +30,9 @@ export interface EmbeddedOptions {
   scope?: Scope;
   readOnly?: boolean;
   protocolVersion?: string;
+  /** What the test client declares (elicitation, …); none by default. */
+  capabilities?: ClientCapabilities;
+  toolTimeoutMs?: number;
 }
 
 /** groundstation-mcp over an embedded system (in-memory SQLite, pinned clock), with a real SDK client. */
@@ -45,12 +49,16 @@ export async function connectEmbedded(options: EmbeddedOptions = {}) {
   );
   const server = createServer(
     { groundstation, scope },
-    { logger: quietLogger(), ...(options.readOnly ? { readOnly: true } : {}) },
+    {
+      logger: quietLogger(),
+      ...(options.readOnly ? { readOnly: true } : {}),
+      ...(options.toolTimeoutMs ? { toolTimeoutMs: options.toolTimeoutMs } : {}),
+    },
   );
-  const connection = await connectInMemory(
-    server,
-    options.protocolVersion ? { protocolVersion: options.protocolVersion } : {},
-  );
+  const connection = await connectInMemory(server, {
+    ...(options.protocolVersion ? { protocolVersion: options.protocolVersion } : {}),
+    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+  });
   return {
     ...connection,
     close: async () => {

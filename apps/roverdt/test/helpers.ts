@@ -1,9 +1,10 @@
 import { Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { RoverdtClient } from '@code-cluster/shared/roverdt';
-import { createRoverdtSystem, type RoverdtSystem } from '@code-cluster/systems/roverdt';
+import { createRoverdtSystem, type RoverdtSystem, type RoverSeed } from '@code-cluster/systems/roverdt';
 import { type SpawnOptions, spawnServerWithData, type WireMessage } from '@code-cluster/testkit';
 import { connectInMemory } from '@code-cluster/testkit/in-memory';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from '../src/server.js';
 
 export { resourceText, tempDataDir, textOf } from '@code-cluster/testkit';
@@ -24,20 +25,27 @@ export interface EmbeddedOptions {
   readOnly?: boolean;
   protocolVersion?: string;
   legDelayMs?: number;
+  /** What the test client declares (elicitation, …); none by default. */
+  capabilities?: ClientCapabilities;
+  /** Rovers other than the reference one (e.g. with a low battery). */
+  rovers?: RoverSeed[];
 }
 
 /** roverdt-mcp over an embedded twin (reference map, in-memory SQLite), with a real SDK client. */
 export async function connectEmbedded(options: EmbeddedOptions = {}) {
-  const system: RoverdtSystem = createRoverdtSystem({ file: ':memory:' });
+  const system: RoverdtSystem = createRoverdtSystem({
+    file: ':memory:',
+    ...(options.rovers ? { rovers: options.rovers } : {}),
+  });
   const roverdt = new RoverdtClient(inProcessTransport(() => system.handler));
   const server = createServer(
     { roverdt, legDelayMs: options.legDelayMs ?? 0 },
     { logger: quietLogger(), ...(options.readOnly ? { readOnly: true } : {}) },
   );
-  const connection = await connectInMemory(
-    server,
-    options.protocolVersion ? { protocolVersion: options.protocolVersion } : {},
-  );
+  const connection = await connectInMemory(server, {
+    ...(options.protocolVersion ? { protocolVersion: options.protocolVersion } : {}),
+    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+  });
   return {
     ...connection,
     system,

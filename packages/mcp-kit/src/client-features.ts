@@ -29,6 +29,8 @@ export interface SampleRequest {
 
 /** The client's features a tool may use: each asks only a client that declared it, within the call's time. */
 export interface ClientFeatures {
+  /** Whether asking can work (the client declared the feature, the server keeps sessions): to skip preparing a question. */
+  clientOffers(feature: ClientFeature): boolean;
   /** Asks the person a yes/no question (form-mode elicitation with one boolean field). */
   confirm(message: string): Promise<Answer<true>>;
   /** Asks the person to fill a form (form-mode elicitation); the SDK checks the answer against `schema`. */
@@ -39,6 +41,8 @@ export interface ClientFeatures {
   roots(): Promise<Answer<Root[]>>;
 }
 
+export type ClientFeature = 'elicitation' | 'sampling' | 'roots';
+
 /** What the features need of the call they run in. */
 export interface CallScope {
   signal: AbortSignal;
@@ -47,6 +51,12 @@ export interface CallScope {
   /** When the tool's own timeout fires (epoch ms): a question must be over before it. */
   deadline: number;
 }
+
+const METHODS: Record<ClientFeature, string> = {
+  elicitation: 'elicitation/create',
+  sampling: 'sampling/createMessage',
+  roots: 'roots/list',
+};
 
 /** The field `confirm` asks for. */
 const CONFIRM_FIELD = 'confirmar';
@@ -67,20 +77,19 @@ export function clientFeatures(
     });
   }
 
-  const refusal = (feature: string, method: string): Answer<never> | undefined => {
+  const offers = (feature: ClientFeature) =>
+    !options.stateless && Boolean(low.getClientCapabilities()?.[feature]);
+  const refusal = (feature: ClientFeature, what: string): Answer<never> | undefined => {
+    if (offers(feature)) return undefined;
     if (options.stateless) {
       return {
         status: 'unavailable',
         message:
-          `Este servidor funciona sin estado (--stateless) y no puede pedir ${feature} al cliente (${method}): ` +
-          'la respuesta llegaría a otra petición.',
+          `Este servidor funciona sin estado (--stateless) y no puede pedir ${what} al cliente ` +
+          `(${METHODS[feature]}): la respuesta llegaría a otra petición.`,
       };
     }
-    const declared = low.getClientCapabilities() ?? {};
-    const key =
-      method === 'elicitation/create' ? 'elicitation' : method === 'roots/list' ? 'roots' : 'sampling';
-    if (declared[key]) return undefined;
-    return { status: 'unavailable', message: `El cliente no ofrece ${feature} (no declara '${key}').` };
+    return { status: 'unavailable', message: `El cliente no ofrece ${what} (no declara '${feature}').` };
   };
 
   return {
@@ -114,7 +123,7 @@ export function clientFeatures(
       }
 
       const elicit = async (message: string, schema: ElicitSchema): Promise<Answer<ElicitContent>> => {
-        const refused = refusal('confirmaciones ni datos', 'elicitation/create');
+        const refused = refusal('elicitation', 'confirmaciones ni datos');
         if (refused) return refused;
         const asked = await ask('la pregunta', () =>
           low.elicitInput({ mode: 'form', message, requestedSchema: schema }, options()),
@@ -129,6 +138,7 @@ export function clientFeatures(
       };
 
       return {
+        clientOffers: offers,
         elicit,
         async confirm(message) {
           const answer = await elicit(message, {
@@ -148,7 +158,7 @@ export function clientFeatures(
             : { status: 'declined', message: 'La persona no confirmó.' };
         },
         async sample(request) {
-          const refused = refusal('textos a su modelo', 'sampling/createMessage');
+          const refused = refusal('sampling', 'textos a su modelo');
           if (refused) return refused;
           const asked = await ask('la petición al modelo', () =>
             low.createMessage(
@@ -170,7 +180,7 @@ export function clientFeatures(
           return { status: 'accepted', value: { text: content.text, model: result.model } };
         },
         async roots() {
-          const refused = refusal('sus carpetas de trabajo', 'roots/list');
+          const refused = refusal('roots', 'sus carpetas de trabajo');
           if (refused) return refused;
           if (!roots) {
             const asked = low.listRoots(undefined, options()).then((r) => r.roots);
@@ -196,4 +206,17 @@ function timedOut(what: string, ms: number): Answer<never> {
     status: 'timeout',
     message: `No llegó respuesta a ${what} en ${Math.max(0, Math.round(ms / 100) / 10)} s.`,
   };
+}
+
+/** The features of a client that offers none: for code that runs a handler outside a session (tests, scripts). */
+export const NO_CLIENT_FEATURES: ClientFeatures = {
+  clientOffers: () => false,
+  confirm: async () => none('elicitation'),
+  elicit: async () => none('elicitation'),
+  sample: async () => none('sampling'),
+  roots: async () => none('roots'),
+};
+
+function none(feature: ClientFeature): Answer<never> {
+  return { status: 'unavailable', message: `No hay cliente al que pedírselo (${METHODS[feature]}).` };
 }

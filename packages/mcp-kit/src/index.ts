@@ -1,9 +1,11 @@
-export type {
-  Answer,
-  ClientFeatures,
-  ElicitContent,
-  ElicitSchema,
-  SampleRequest,
+export {
+  type Answer,
+  type ClientFeature,
+  type ClientFeatures,
+  type ElicitContent,
+  type ElicitSchema,
+  NO_CLIENT_FEATURES,
+  type SampleRequest,
 } from './client-features.js';
 export {
   booleanSetting,

@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
@@ -14,11 +14,16 @@ export interface Connectable {
  */
 export async function connectInMemory(
   server: Connectable,
-  options: { protocolVersion?: string } = {},
+  options: { protocolVersion?: string; capabilities?: ClientOptions['capabilities'] } = {},
 ): Promise<{ client: Client; close(): Promise<void> }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
-  const client = new Client({ name: 'testkit-in-memory', version: '0.0.0' }, { capabilities: {} });
+  const client = new Client(
+    { name: 'testkit-in-memory', version: '0.0.0' },
+    {
+      capabilities: options.capabilities ?? {},
+    },
+  );
   if (options.protocolVersion) {
     // The SDK client always offers its newest version; pin another by rewriting the offer on the wire.
     const send = clientSide.send.bind(clientSide);
