@@ -20,9 +20,14 @@ afterAll(async () => {
 });
 
 describe('hub-mcp contract (CONTRACT.md)', () => {
-  it('offers exactly the three hub tools with the contract arguments', async () => {
+  it('offers exactly the four hub tools with the contract arguments', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['publicar_evento', 'leer_eventos', 'listar_topicos']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'publicar_evento',
+      'leer_eventos',
+      'listar_topicos',
+      'resumir_topico',
+    ]);
     const props = (name: string) =>
       Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {}).sort();
     expect(props('publicar_evento')).toEqual(['clave_idempotencia', 'datos', 'tipo', 'topico']);
@@ -34,6 +39,7 @@ describe('hub-mcp contract (CONTRACT.md)', () => {
     expect(props('leer_eventos')).toEqual(['desde', 'limite', 'topico']);
     expect(tools.find((t) => t.name === 'leer_eventos')!.inputSchema.required).toEqual(['topico']);
     expect(props('listar_topicos')).toEqual([]);
+    expect(props('resumir_topico')).toEqual(['n', 'topico']);
   });
 
   it('annotates publishing as a non-idempotent write and says when a key makes it idempotent', async () => {
@@ -128,6 +134,6 @@ describe('hub-mcp contract (CONTRACT.md)', () => {
   it('drops publicar_evento in read-only mode', async () => {
     const readOnly = await hub.connect({ readOnly: true });
     const { tools } = await readOnly.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['leer_eventos', 'listar_topicos']);
+    expect(tools.map((t) => t.name)).toEqual(['leer_eventos', 'listar_topicos', 'resumir_topico']);
   });
 });
