@@ -5,7 +5,7 @@ import { LabClient } from '@code-cluster/shared/lab';
 import { createLabSystem, type LabSystem, type LabSystemOptions } from '@code-cluster/systems/lab';
 import { connectInMemory } from '@code-cluster/testkit/in-memory';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from '../src/server.js';
 
 export { tempDataDir, textOf } from '@code-cluster/testkit';
@@ -21,13 +21,16 @@ export interface Embedded {
 /** lab-mcp over an embedded lab suite in a temp dir, with a real SDK client in the same process. */
 export async function embeddedLab(
   dir: string,
-  options: LabSystemOptions & { protocolVersion?: string } = {},
+  options: LabSystemOptions & { protocolVersion?: string; capabilities?: ClientCapabilities } = {},
 ): Promise<Embedded> {
-  const { protocolVersion, ...systemOptions } = options;
+  const { protocolVersion, capabilities, ...systemOptions } = options;
   const system = createLabSystem({ file: join(dir, 'lab.db'), ...systemOptions });
   const lab = new LabClient(inProcessTransport(() => system.handler));
   const server = createServer({ lab, pollIntervalMs: 20 }, { logger: quietLogger() });
-  const connection = await connectInMemory(server, protocolVersion ? { protocolVersion } : {});
+  const connection = await connectInMemory(server, {
+    ...(protocolVersion ? { protocolVersion } : {}),
+    ...(capabilities ? { capabilities } : {}),
+  });
   return {
     system,
     client: connection.client,

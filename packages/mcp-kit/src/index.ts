@@ -30,6 +30,7 @@ export {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './protocol/versions.js';
 export { RESOURCE_NOT_FOUND, readJsonResource } from './resources.js';
+export { readTextInRoots } from './roots.js';
 export { type CommonConfig, commonOptions, runServer, runStdioServer, type ServerApp } from './run.js';
 export {
   createKitServer,
