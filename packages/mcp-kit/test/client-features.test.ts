@@ -65,6 +65,18 @@ const definition: ServerDefinition<Record<string, never>> = {
       },
     }),
     defineTool({
+      name: 'ofrece',
+      title: 'ofrece',
+      toolset: 'prueba',
+      description: 'Dice qué ofrece el cliente. Úsala para probar.',
+      input: z.strictObject({}),
+      annotations: read,
+      async handler(_args, { clientOffers }) {
+        const features = ['elicitation', 'sampling', 'roots'] as const;
+        return { text: JSON.stringify({ status: 'ok', value: features.filter((f) => clientOffers(f)) }) };
+      },
+    }),
+    defineTool({
       name: 'raices',
       title: 'raices',
       toolset: 'prueba',
@@ -222,6 +234,17 @@ describe('roots', () => {
   });
 });
 
+describe('clientOffers', () => {
+  it('names exactly the features the client declared', async () => {
+    const some = await connect({ sampling: {}, roots: {} });
+    await some.ready();
+    expect(await call(some.client, 'ofrece')).toEqual({ status: 'ok', value: ['sampling', 'roots'] });
+    const none = await connect({});
+    await none.ready();
+    expect(await call(none.client, 'ofrece')).toEqual({ status: 'ok', value: [] });
+  });
+});
+
 describe('--stateless', () => {
   it('refuses every feature at once, even to a client that declares them all', async () => {
     const { client, ready } = await connect({ elicitation: { form: {} }, sampling: {}, roots: {} }, true);
@@ -232,6 +255,7 @@ describe('--stateless', () => {
     client.setRequestHandler(CreateMessageRequestSchema, never);
     client.setRequestHandler(ListRootsRequestSchema, never);
     await ready();
+    expect(await call(client, 'ofrece')).toEqual({ status: 'ok', value: [] });
     for (const name of ['confirmar', 'elegir', 'muestrear', 'raices']) {
       const answer = await call(client, name);
       expect(answer.status).toBe('unavailable');
