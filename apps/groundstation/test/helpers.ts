@@ -4,6 +4,7 @@ import { GroundstationClient } from '@code-cluster/shared/groundstation';
 import { createGroundstationSystem } from '@code-cluster/systems/groundstation';
 import { type SpawnOptions, spawnServerWithData } from '@code-cluster/testkit';
 import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Scope } from '../src/deps.js';
 import { groundstationServer } from '../src/server.js';
 
@@ -29,6 +30,9 @@ export interface EmbeddedOptions {
   scope?: Scope;
   readOnly?: boolean;
   protocolVersion?: string;
+  /** What the test client declares (elicitation, …); none by default. */
+  capabilities?: ClientCapabilities;
+  toolTimeoutMs?: number;
 }
 
 /** groundstation-mcp over an embedded system (in-memory SQLite, pinned clock), with a real SDK client. */
@@ -51,6 +55,8 @@ export async function connectEmbedded(options: EmbeddedOptions = {}) {
       logger: quietLogger(),
       readOnly: options.readOnly,
       protocolVersion: options.protocolVersion,
+      capabilities: options.capabilities,
+      toolTimeoutMs: options.toolTimeoutMs,
       afterClose: () => system.close(),
     },
   );

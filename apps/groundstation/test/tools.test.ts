@@ -1,4 +1,4 @@
-import { Logger, SessionTools } from '@code-cluster/mcp-kit';
+import { Logger, NO_CLIENT_FEATURES, SessionTools } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
 import { SatdtClient } from '@code-cluster/shared/satdt';
@@ -381,6 +381,7 @@ describe('programar_mantenimiento (operator scope)', () => {
       { operatorToken: 'secret' },
     );
     const context = {
+      ...NO_CLIENT_FEATURES,
       deps: { groundstation, scope: 'consulta' as const },
       signal: new AbortController().signal,
       logger: new Logger('test', 'emergency'),

@@ -23,12 +23,17 @@ afterAll(async () => {
 describe('hub-mcp contract (CONTRACT.md)', () => {
   describeToolSurface({
     listTools: async () => (await session.client.listTools()).tools,
-    tools: { publicar_evento: writes(), leer_eventos: READ_ONLY, listar_topicos: READ_ONLY },
+    tools: {
+      publicar_evento: writes(),
+      leer_eventos: READ_ONLY,
+      listar_topicos: READ_ONLY,
+      resumir_topico: READ_ONLY,
+    },
     descriptions: /Úsala/,
     snapshot: './snapshots/tools.json',
   });
 
-  it('gives the three hub tools the contract arguments', async () => {
+  it('gives the four hub tools the contract arguments', async () => {
     const { tools } = await session.client.listTools();
     const props = (name: string) =>
       Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {}).sort();
@@ -41,6 +46,7 @@ describe('hub-mcp contract (CONTRACT.md)', () => {
     expect(props('leer_eventos')).toEqual(['desde', 'limite', 'topico']);
     expect(tools.find((t) => t.name === 'leer_eventos')!.inputSchema.required).toEqual(['topico']);
     expect(props('listar_topicos')).toEqual([]);
+    expect(props('resumir_topico')).toEqual(['n', 'topico']);
   });
 
   it('says in publicar_evento when a key makes publishing idempotent', async () => {
@@ -111,6 +117,6 @@ describe('hub-mcp contract (CONTRACT.md)', () => {
   it('drops publicar_evento in read-only mode', async () => {
     const readOnly = await hub.connect({ readOnly: true });
     const { tools } = await readOnly.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['leer_eventos', 'listar_topicos']);
+    expect(tools.map((t) => t.name)).toEqual(['leer_eventos', 'listar_topicos', 'resumir_topico']);
   });
 });

@@ -5,7 +5,11 @@ import { HubClient } from '@code-cluster/shared/hub';
 import { createHubSystem, type HubSystem } from '@code-cluster/systems/hub';
 import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type CallToolResult, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type ClientCapabilities,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { hubServer } from '../src/server.js';
 
 export { resourceText, tempDataDir, textOf } from '@code-cluster/testkit';
@@ -15,7 +19,12 @@ export const quietLogger = () => new Logger('hub-mcp-test', 'emergency');
 export interface Embedded {
   system: HubSystem;
   /** Opens one more MCP session on the same hub (another client of the same server process). */
-  connect(options?: { readOnly?: boolean; protocolVersion?: string }): Promise<Session>;
+  connect(options?: {
+    readOnly?: boolean;
+    protocolVersion?: string;
+    /** What the test client declares (sampling, …); none by default. */
+    capabilities?: ClientCapabilities;
+  }): Promise<Session>;
   close(): Promise<void>;
 }
 

@@ -30,7 +30,13 @@ describe('lab-mcp contract (CONTRACT.md)', () => {
     const schema = (name: string) => tools.find((t) => t.name === name)!.inputSchema;
     expect(Object.keys(schema('listar_laboratorios').properties ?? {})).toEqual([]);
     expect(schema('iniciar_laboratorio').required).toEqual(['laboratorio', 'estudiante']);
-    expect(schema('enviar_entrega').required).toEqual(['sesion_id', 'contenido']);
+    // contenido or archivo, exactly one (checked by the tool): neither is required by the schema alone.
+    expect(schema('enviar_entrega').required).toEqual(['sesion_id']);
+    expect(Object.keys(schema('enviar_entrega').properties ?? {})).toEqual([
+      'sesion_id',
+      'contenido',
+      'archivo',
+    ]);
     expect(schema('enviar_entrega').properties?.contenido).toMatchObject({
       type: 'string',
       maxLength: 65536,

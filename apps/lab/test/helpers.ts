@@ -5,7 +5,7 @@ import { LabClient } from '@code-cluster/shared/lab';
 import { createLabSystem, type LabSystem, type LabSystemOptions } from '@code-cluster/systems/lab';
 import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { labServer } from '../src/server.js';
 
 export { tempDataDir, textOf } from '@code-cluster/testkit';
@@ -21,7 +21,12 @@ export interface Embedded {
 /** lab-mcp over `system` (a lab suite of this process), with a real SDK client in the same process. */
 export function connectLab(
   system: LabSystem,
-  options: { readOnly?: boolean; protocolVersion?: string | undefined; afterClose?: () => void } = {},
+  options: {
+    readOnly?: boolean;
+    protocolVersion?: string | undefined;
+    capabilities?: ClientCapabilities | undefined;
+    afterClose?: () => void;
+  } = {},
 ) {
   const lab = new LabClient(inProcessTransport(() => system.handler));
   return connectKitInMemory(
@@ -35,11 +40,15 @@ export function connectLab(
 /** lab-mcp over an embedded lab suite in a temp dir, with a real SDK client in the same process. */
 export async function embeddedLab(
   dir: string,
-  options: LabSystemOptions & { protocolVersion?: string } = {},
+  options: LabSystemOptions & { protocolVersion?: string; capabilities?: ClientCapabilities } = {},
 ): Promise<Embedded> {
-  const { protocolVersion, ...systemOptions } = options;
+  const { protocolVersion, capabilities, ...systemOptions } = options;
   const system = createLabSystem({ file: join(dir, 'lab.db'), ...systemOptions });
-  const connection = await connectLab(system, { protocolVersion, afterClose: () => system.close() });
+  const connection = await connectLab(system, {
+    protocolVersion,
+    capabilities,
+    afterClose: () => system.close(),
+  });
   return { ...connection, system };
 }
 

@@ -1,9 +1,10 @@
 import { createKitServer, Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { RoverdtClient } from '@code-cluster/shared/roverdt';
-import { createRoverdtSystem, type RoverdtSystem } from '@code-cluster/systems/roverdt';
+import { createRoverdtSystem, type RoverdtSystem, type RoverSeed } from '@code-cluster/systems/roverdt';
 import { type SpawnOptions, spawnServerWithData } from '@code-cluster/testkit';
 import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { roverdtServer } from '../src/server.js';
 
 export {
@@ -31,11 +32,18 @@ export interface EmbeddedOptions {
   readOnly?: boolean;
   protocolVersion?: string;
   legDelayMs?: number;
+  /** What the test client declares (elicitation, …); none by default. */
+  capabilities?: ClientCapabilities;
+  /** Rovers other than the reference one (e.g. with a low battery). */
+  rovers?: RoverSeed[];
 }
 
 /** roverdt-mcp over an embedded twin (reference map, in-memory SQLite), with a real SDK client. */
 export async function connectEmbedded(options: EmbeddedOptions = {}) {
-  const system: RoverdtSystem = createRoverdtSystem({ file: ':memory:' });
+  const system: RoverdtSystem = createRoverdtSystem({
+    file: ':memory:',
+    ...(options.rovers ? { rovers: options.rovers } : {}),
+  });
   const roverdt = new RoverdtClient(inProcessTransport(() => system.handler));
   const connection = await connectKitInMemory(
     createKitServer,
@@ -45,6 +53,7 @@ export async function connectEmbedded(options: EmbeddedOptions = {}) {
       logger: quietLogger(),
       readOnly: options.readOnly,
       protocolVersion: options.protocolVersion,
+      capabilities: options.capabilities,
       afterClose: () => system.close(),
     },
   );

@@ -1,4 +1,13 @@
 export {
+  type Answer,
+  type ClientFeature,
+  type ClientFeatures,
+  type ElicitContent,
+  type ElicitSchema,
+  NO_CLIENT_FEATURES,
+  type SampleRequest,
+} from './client-features.js';
+export {
   booleanSetting,
   type ConfigOf,
   helpText,
@@ -28,6 +37,7 @@ export {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './protocol/versions.js';
 export { RESOURCE_NOT_FOUND, readJsonResource } from './resources.js';
+export { readTextInRoots } from './roots.js';
 export { type CommonConfig, commonOptions, runServer, runStdioServer, type ServerApp } from './run.js';
 export {
   createKitServer,

@@ -136,6 +136,7 @@ export function createKitServer<D>(definition: ServerDefinition<D>, options: Ser
     logger: options.logger,
     readOnly: options.readOnly ?? false,
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    stateless: options.stateless ?? false,
   });
   definition.resources?.(server, deps);
   honestPromptErrors(server);

@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
@@ -17,11 +17,16 @@ export interface Connectable {
  */
 export async function connectInMemory(
   server: Connectable,
-  options: { protocolVersion?: string | undefined } = {},
+  options: { protocolVersion?: string | undefined; capabilities?: ClientOptions['capabilities'] } = {},
 ): Promise<{ client: Client; close(): Promise<void> }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
-  const client = new Client({ name: 'testkit-in-memory', version: '0.0.0' }, { capabilities: {} });
+  const client = new Client(
+    { name: 'testkit-in-memory', version: '0.0.0' },
+    {
+      capabilities: options.capabilities ?? {},
+    },
+  );
   if (options.protocolVersion) {
     // The SDK client always offers its newest version; pin another by rewriting the offer on the wire.
     const send = clientSide.send.bind(clientSide);
@@ -44,13 +49,16 @@ export async function connectInMemory(
 /** mcp-kit's `createKitServer`, structurally (see Connectable). */
 export type KitFactory<Definition, Deps, Logger> = (
   definition: Definition,
-  options: { deps: Deps; logger: Logger; readOnly?: boolean },
+  options: { deps: Deps; logger: Logger; readOnly?: boolean; toolTimeoutMs?: number },
 ) => Connectable;
 
 export interface KitConnectOptions<Logger> {
   logger: Logger;
   readOnly?: boolean | undefined;
   protocolVersion?: string | undefined;
+  /** What the client declares (elicitation, sampling, roots…); none by default. */
+  capabilities?: ClientOptions['capabilities'] | undefined;
+  toolTimeoutMs?: number | undefined;
   /** Runs after the client and the server have closed (the embedded system, its temp dir). */
   afterClose?: () => void;
 }
@@ -63,10 +71,18 @@ export async function connectKitInMemory<Definition, Deps, Logger>(
   createKitServer: KitFactory<Definition, Deps, Logger>,
   definition: Definition,
   deps: Deps,
-  { logger, readOnly, protocolVersion, afterClose }: KitConnectOptions<Logger>,
+  { logger, readOnly, protocolVersion, capabilities, toolTimeoutMs, afterClose }: KitConnectOptions<Logger>,
 ): Promise<{ client: Client; close(): Promise<void> }> {
-  const server = createKitServer(definition, { deps, logger, ...(readOnly ? { readOnly } : {}) });
-  const connection = await connectInMemory(server, { protocolVersion });
+  const server = createKitServer(definition, {
+    deps,
+    logger,
+    ...(readOnly ? { readOnly } : {}),
+    ...(toolTimeoutMs ? { toolTimeoutMs } : {}),
+  });
+  const connection = await connectInMemory(server, {
+    protocolVersion,
+    ...(capabilities ? { capabilities } : {}),
+  });
   return {
     client: connection.client,
     close: async () => {

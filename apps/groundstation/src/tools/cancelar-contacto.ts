@@ -10,7 +10,8 @@ export const cancelarContacto = defineTool({
   description:
     'Cancela un contacto agendado que aún no ha empezado y libera su antena. Úsala cuando un contacto ya no ' +
     'haga falta o haya que mover la ventana (cancela y vuelve a agendar). El contacto_id lo dan ' +
-    'agendar_contacto y agenda_estacion. Un contacto ya cancelado, en curso o pasado no se puede cancelar.',
+    'agendar_contacto y agenda_estacion. Un contacto ya cancelado, en curso o pasado no se puede cancelar. ' +
+    'Si el cliente admite elicitation, pide confirmación a la persona antes.',
   input: z.strictObject({
     contacto_id: z
       .string()
@@ -19,7 +20,21 @@ export const cancelarContacto = defineTool({
   }),
   output: contactoSchema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  async handler({ contacto_id }, { deps, signal }: GroundstationToolContext) {
+  async handler({ contacto_id }, { deps, signal, confirm, clientOffers }: GroundstationToolContext) {
+    const booked = clientOffers('elicitation')
+      ? contacto(await deps.groundstation.getContact(contacto_id, signal))
+      : undefined;
+    // Only a contact that can still be cancelled is worth a person's decision; the others fail below as before.
+    if (booked?.estado === 'programado') {
+      const answer = await confirm(
+        `¿Cancelar el contacto ${booked.contacto_id} de la antena ${booked.antena} de ${booked.estacion} ` +
+          `(NORAD ${booked.norad_id}, de ${booked.inicio} a ${booked.fin})? No se puede deshacer.`,
+      );
+      if (answer.status !== 'accepted' && answer.status !== 'unavailable') {
+        const text = `No se canceló el contacto ${booked.contacto_id}: ${answer.message} Sigue programado.`;
+        return { text, data: booked };
+      }
+    }
     const data = contacto(await deps.groundstation.cancelContact(contacto_id, signal));
     const text =
       `Contacto ${data.contacto_id} cancelado: la antena ${data.antena} de ${data.estacion} queda libre ` +

@@ -1,4 +1,4 @@
-import { defineTool } from '@code-cluster/mcp-kit';
+import { DomainError, defineTool, readTextInRoots } from '@code-cluster/mcp-kit';
 import { MAX_SUBMISSION_BYTES, SESSION_ID_PATTERN } from '@code-cluster/shared/lab';
 import { z } from 'zod';
 import type { LabToolContext } from '../deps.js';
@@ -11,15 +11,31 @@ export const enviarEntrega = defineTool({
     'Envía el trabajo de una sesión (p. ej. la transcripción JSON-RPC de mcp-handshake, una línea por ' +
     'mensaje) y lo pone a corregir; devuelve el entrega_id al instante, sin esperar a la corrección. Úsala ' +
     'cuando el estudiante tenga lista su entrega; luego llama a resultado_entrega. Máximo 64 KiB. Cada ' +
-    'llamada crea una entrega nueva.',
-  input: z.strictObject({
-    sesion_id: z.string().regex(SESSION_ID_PATTERN).describe('El sesion_id de iniciar_laboratorio'),
-    contenido: z
-      .string()
-      .min(1)
-      .max(MAX_SUBMISSION_BYTES)
-      .describe('El trabajo, tal cual (hasta 64 KiB en UTF-8)'),
-  }),
+    "llamada crea una entrega nueva. Pasa el trabajo en 'contenido' o, si el cliente comparte sus carpetas " +
+    "(roots), la ruta de un archivo de texto dentro de ellas en 'archivo' (exactamente uno de los dos).",
+  input: z
+    .strictObject({
+      sesion_id: z.string().regex(SESSION_ID_PATTERN).describe('El sesion_id de iniciar_laboratorio'),
+      contenido: z
+        .string()
+        .min(1)
+        .max(MAX_SUBMISSION_BYTES)
+        .optional()
+        .describe('El trabajo, tal cual (hasta 64 KiB en UTF-8)'),
+      archivo: z
+        .string()
+        .min(1)
+        .max(4096)
+        .optional()
+        .describe(
+          'En lugar de contenido: ruta absoluta o URI file:// de un archivo de texto UTF-8 (hasta 64 KiB) ' +
+            'dentro de las carpetas que comparte el cliente',
+        ),
+    })
+    .refine((args) => (args.contenido === undefined) !== (args.archivo === undefined), {
+      message: "pasa exactamente uno de 'contenido' o 'archivo'",
+      path: ['contenido'],
+    }),
   output: z.object({
     entrega_id: z.string().describe('Pásalo a resultado_entrega'),
     sesion_id: z.string(),
@@ -30,8 +46,20 @@ export const enviarEntrega = defineTool({
     enviada_en: z.string().describe('ISO-8601 UTC'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  async handler({ sesion_id, contenido }, { deps, signal }: LabToolContext) {
-    const s = await deps.lab.submit(sesion_id, contenido, signal);
+  async handler({ sesion_id, contenido, archivo }, { deps, signal, roots }: LabToolContext) {
+    let work = contenido ?? '';
+    if (archivo !== undefined) {
+      const shared = await roots();
+      if (shared.status !== 'accepted') {
+        throw new DomainError(
+          `No se puede leer '${archivo}': ${shared.message} Pega el trabajo en 'contenido' en lugar de 'archivo'.`,
+        );
+      }
+      work = (
+        await readTextInRoots(archivo, shared.value, { argument: 'archivo', maxBytes: MAX_SUBMISSION_BYTES })
+      ).text;
+    }
+    const s = await deps.lab.submit(sesion_id, work, signal);
     const data = {
       entrega_id: s.id,
       sesion_id: s.session_id,

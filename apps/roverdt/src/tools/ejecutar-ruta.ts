@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defineTool } from '@code-cluster/mcp-kit';
-import type { LegResult, StepResult } from '@code-cluster/shared/roverdt';
+import type { LegResult, Route, StepResult } from '@code-cluster/shared/roverdt';
 import { z } from 'zod';
 import type { RoverdtToolContext } from '../deps.js';
 import {
@@ -13,6 +13,9 @@ import {
   rutaIdArg,
   xy,
 } from '../format.js';
+
+/** A route that would leave the battery under this asks the person first (when the client can be asked). */
+export const BATERIA_CONFIRMAR_PCT = 30;
 
 /** Long enough for the longest route on the map (~60 legs) with the slowest pacing allowed. */
 export const EJECUTAR_RUTA_TIMEOUT_MS = 120_000;
@@ -27,7 +30,8 @@ export const ejecutarRuta = defineTool({
     'medias (cancelada) se reanuda llamándola otra vez. Informa del progreso por tramo si el cliente lo ' +
     'pide, y se puede cancelar: el rover se queda donde esté entre dos tramos. Se detiene sola, diciendo ' +
     'por qué, si ve arena blanda delante o si un tramo dejaría la batería bajo la reserva. No se puede ' +
-    'deshacer: la batería gastada solo se recupera aparcado al sol (esperar).',
+    'deshacer: la batería gastada solo se recupera aparcado al sol (esperar). Si el cliente admite ' +
+    `elicitation, pide confirmación a la persona cuando la ruta dejaría la batería bajo el ${BATERIA_CONFIRMAR_PCT} %.`,
   input: z.strictObject({ rover_id: roverIdArg, ruta_id: rutaIdArg }),
   output: z.object({
     ruta_id: z.string(),
@@ -42,10 +46,13 @@ export const ejecutarRuta = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   timeoutMs: EJECUTAR_RUTA_TIMEOUT_MS,
-  async handler({ rover_id, ruta_id }, { deps, signal, progress }: RoverdtToolContext) {
+  async handler({ rover_id, ruta_id }, context: RoverdtToolContext) {
+    const { deps, signal, progress } = context;
     const route = await deps.roverdt.getRoute(rover_id, ruta_id, signal);
     const total = route.legs.length;
     const startedAt = route.legs_done;
+    const refused = await askIfDraining(route, context);
+    if (refused) return refused;
     const driven: LegResult[] = [];
     let last: StepResult;
     // One leg per request: between two legs the rover's state is committed, so a cancellation (which
@@ -89,5 +96,37 @@ export const ejecutarRuta = defineTool({
     return { text: `${head}\n${describeRover(state)}`, data };
   },
 });
+
+/**
+ * With a client that can ask the person: the energy of the legs still to drive against the rover's battery
+ * now (one cheap read). Known soft sand is not checked: the API gives a leg's ends, not the cells it crosses.
+ * A refusal is the route untouched, as the result of a call that drove nothing.
+ */
+async function askIfDraining(route: Route, { deps, signal, confirm, clientOffers }: RoverdtToolContext) {
+  if (!clientOffers('elicitation') || route.status === 'completada' || route.status === 'abandonada') return;
+  const current = await deps.roverdt.getRover(route.rover_id, signal);
+  const ahead = route.legs.slice(route.legs_done).reduce((a, l) => a + l.energy_wh, 0);
+  const leftPct = round((100 * (current.battery_wh - ahead)) / current.battery_capacity_wh);
+  if (leftPct >= BATERIA_CONFIRMAR_PCT) return;
+  const risk = `dejaría la batería en ${leftPct} % (menos del ${BATERIA_CONFIRMAR_PCT} %)`;
+  const answer = await confirm(`¿Ejecutar la ruta ${route.id} de ${route.rover_id}? ${risk}.`);
+  if (answer.status === 'accepted' || answer.status === 'unavailable') return;
+  const state = rover(current);
+  const data = {
+    ruta_id: route.id,
+    estado: route.status,
+    tramos_totales: route.legs.length,
+    tramos_hechos: route.legs_done,
+    tramos_en_esta_llamada: 0,
+    distancia_recorrida_m: 0,
+    energia_gastada_wh: 0,
+    parada: null,
+    rover: state,
+  };
+  const text =
+    `No se ejecutó la ruta ${route.id} (${risk}): ${answer.message} El rover no se ha movido.\n` +
+    describeRover(state);
+  return { text, data };
+}
 
 const round = (value: number) => Math.round(value * 10) / 10;

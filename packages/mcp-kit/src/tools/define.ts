@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ClientFeatures } from '../client-features.js';
 import type { Logger } from '../logging.js';
 import type { ToolSwitch } from '../toolsets.js';
 
@@ -18,7 +19,7 @@ export type ToolOutput<O extends OutputShape> = O extends z.ZodObject
   ? { text: string; data: z.input<O> }
   : { text: string };
 
-export interface ToolContext<D> {
+export interface ToolContext<D> extends ClientFeatures {
   /** The app's dependencies (its system client, its config). */
   deps: D;
   /** Aborted on `notifications/cancelled` and on the tool's timeout: pass it down to every upstream call. */

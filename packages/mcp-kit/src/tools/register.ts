@@ -6,6 +6,7 @@ import {
   ListToolsRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { clientFeatures } from '../client-features.js';
 import type { Logger } from '../logging.js';
 import { ErrorCodes, isDomainError, ProtocolError } from '../protocol/errors.js';
 import type { ProtocolSession } from '../protocol/session.js';
@@ -42,6 +43,8 @@ export interface ToolRegistryOptions<D> {
   /** Drops every tool whose `readOnlyHint` is false, and refuses them in the call path too. */
   readOnly: boolean;
   timeoutMs: number;
+  /** Stateless HTTP: the client features (elicitation, sampling, roots) are refused instead of hanging. */
+  stateless?: boolean;
 }
 
 /** The tools a server offers under its mode: read-only mode keeps only tools that declare `readOnlyHint`. */
@@ -83,6 +86,8 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
   // Clients without MCP Apps get exactly the plain surface: no `_meta.ui`, no view-only tools, no views.
   const offersUi = () => clientOffersUi(server.server.getClientCapabilities());
 
+  const features = clientFeatures(server, { stateless: options.stateless ?? false });
+
   server.server.registerCapabilities({ tools: { listChanged: options.listChanged } });
   registerViews(server, tools.offered as readonly AnyTool<unknown>[], offersUi);
   server.server.setRequestHandler(ListToolsRequestSchema, () => tools.list(offersUi()));
@@ -116,6 +121,7 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
     // and AbortSignal.timeout cost a lot per call on Node 20 and leave 30 s timers behind.
     const controller = new AbortController();
     let timedOut = false;
+    const deadline = Date.now() + timeoutMs;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new Error(`timeout after ${timeoutMs} ms`));
@@ -126,6 +132,7 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
     const signal = controller.signal;
     const progressToken = request.params._meta?.progressToken;
     const context: ToolContext<D> = {
+      ...features.forCall({ signal, requestId: extra.requestId, deadline }),
       deps: options.deps,
       signal,
       logger,
