@@ -133,6 +133,11 @@ function removeMember(text: string, key: string, name: string, options: Formatti
   return result;
 }
 
+/** The plan for a file before any entry is touched: what it holds stays as it is. */
+function unchangedFile(file: string, text: string | undefined): Change {
+  return { file, before: text, after: text ?? '', added: [], updated: [], unchanged: [], removed: [] };
+}
+
 /**
  * Sets `key.name` for each entry, keeping every other member, entry, comment and blank line of the file.
  * `owns(name, current)` says whether an existing entry of that name is ours to replace.
@@ -145,15 +150,7 @@ export function planSet(
 ): Change {
   const { text, value } = read(file);
   const existing = (value[key] ?? {}) as Record<string, unknown>;
-  const change: Change = {
-    file,
-    before: text,
-    after: text ?? '',
-    added: [],
-    updated: [],
-    unchanged: [],
-    removed: [],
-  };
+  const change = unchangedFile(file, text);
   if (text === undefined || text.trim() === '') {
     change.after = `${JSON.stringify({ [key]: entries }, null, 2)}\n`;
     change.added = Object.keys(entries);
@@ -188,15 +185,7 @@ export function planRemove(
 ): Change {
   const { text, value } = read(file);
   const existing = (value[key] ?? {}) as Record<string, unknown>;
-  const change: Change = {
-    file,
-    before: text,
-    after: text ?? '',
-    added: [],
-    updated: [],
-    unchanged: [],
-    removed: [],
-  };
+  const change = unchangedFile(file, text);
   if (text === undefined) return change;
   const options = formatting(text);
   for (const name of names) {
