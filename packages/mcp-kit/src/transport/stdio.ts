@@ -15,12 +15,7 @@ export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 export interface StdioTransportOptions {
   input?: NodeJS.ReadableStream;
-  output?: NodeJS.WritableStream & {
-    writableLength?: number;
-    writableNeedDrain?: boolean;
-    cork?: () => void;
-    uncork?: () => void;
-  };
+  output?: NodeJS.WritableStream & { writableLength?: number; writableNeedDrain?: boolean };
   /** A line longer than this is answered with an error and discarded; the server lives on. */
   maxLineBytes?: number;
   /** Requests served at once; the next one is not read until one of them is answered. */
@@ -68,8 +63,6 @@ export class StdioTransport implements Transport {
   private firstLine = true;
   private closed = false;
   private drained: Promise<void> | undefined;
-  /** Set while the answers of this turn are corked; settles once they are handed to stdout. */
-  private corked: Promise<void> | undefined;
 
   constructor(options: StdioTransportOptions = {}) {
     this.input = options.input ?? process.stdin;
@@ -113,22 +106,12 @@ export class StdioTransport implements Transport {
     this.heldBytes = 0;
     this.waiting = undefined;
     this.inflight.clear();
-    // Answers already sent go out before the process may exit.
-    this.uncork();
     if (this.pumpScheduled) clearImmediate(this.pumpScheduled);
     this.onclose?.();
   }
 
   private async write(message: JSONRPCMessage | ReturnType<typeof errorResponse>): Promise<void> {
     if (this.closed) return;
-    // Answers finished in one turn of the event loop leave in one write (writev): one system call and one
-    // wake-up of the client instead of one per answer, which profiled as the biggest single cost of a call
-    // under load. Uncorked once this turn's microtasks are done (nextTick), or when the transport closes.
-    if (!this.corked && this.output.cork && this.output.uncork) {
-      this.output.cork();
-      this.corked = new Promise<void>((resolve) => process.nextTick(resolve)).then(() => this.uncork());
-    }
-    const flushed = this.corked;
     // Once the pipe is full, every sender waits for the same drain instead of piling up one listener per
     // message; the line is in Node's buffer already, and `stalled` keeps new work from adding more.
     if (!this.output.write(`${JSON.stringify(message)}\n`)) {
@@ -139,14 +122,7 @@ export class StdioTransport implements Transport {
         });
       });
     }
-    await flushed;
     await this.drained;
-  }
-
-  private uncork(): void {
-    if (!this.corked) return;
-    this.corked = undefined;
-    this.output.uncork?.();
   }
 
   /** No line may be parsed now: the client is not reading its answers, or too many are pending. */
