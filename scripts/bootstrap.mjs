@@ -127,7 +127,8 @@ function summarise(dir, skippedEngines) {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  for (const file of readdirSync(dir)) {
+  // Only the reports: packages may leave other output there too (the views' screenshots, in views/).
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
     const report = JSON.parse(readFileSync(join(dir, file), 'utf8'));
     passed += report.numPassedTests;
     failed += report.numFailedTests;
