@@ -7,7 +7,7 @@ const resultsDir = process.env.CODE_CLUSTER_TEST_RESULTS;
 // condition); tests that spawn a server use its built bundle instead.
 export default defineConfig({
   resolve: { conditions: ['@code-cluster/source', 'node', 'import', 'default'] },
-  ssr: { resolve: { conditions: ['@code-cluster/source', 'node', 'import', 'default'] } },
+  ssr: { resolve: { conditions: ['@code-cluster/source', 'node', 'default'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/dist/**', '**/node_modules/**'],

@@ -10,6 +10,11 @@ export const ENGINES = {
     url: process.env.TEST_NATS_URL || 'nats://127.0.0.1:4222',
     what: 'NATS with JetStream',
   },
+  postgres: {
+    // An administrator's URL: each suite creates a database of its own there and drops it after.
+    url: process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+    what: 'PostgreSQL',
+  },
 };
 
 /** Each engine's suites: the package (its built bundle first) and the test files that use the engine. */
@@ -29,9 +34,36 @@ export function enginesRequired(env = process.env) {
   return env.CI === 'true' || env.CODE_ENGINES === 'required';
 }
 
+/**
+ * Each engine's first words on a new connection, judged: NATS greets with `INFO {…}`; PostgreSQL answers
+ * an SSLRequest with one byte, `S` or `N`.
+ */
+const HANDSHAKES = {
+  nats: {
+    port: 4222,
+    hello: undefined,
+    judge(bytes) {
+      const text = bytes.toString('utf8');
+      if (!text.includes('\r\n')) return undefined;
+      if (!text.startsWith('INFO ')) return [false, 'what answers there is not NATS'];
+      const info = JSON.parse(text.slice(5, text.indexOf('\r\n')));
+      return info.jetstream === true ? [true, ''] : [false, 'NATS answers but JetStream is off'];
+    },
+  },
+  postgres: {
+    port: 5432,
+    hello: Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]),
+    judge: (bytes) =>
+      ['S', 'N'].includes(String.fromCharCode(bytes[0]))
+        ? [true, '']
+        : [false, 'what answers there is not PostgreSQL'],
+  },
+};
+
 /** Connects to the engine and reads its greeting: `{ ok, url, reason }`. Never throws; at most ~2 s. */
 export function probeEngine(name) {
   const engine = ENGINES[name];
+  const handshake = HANDSHAKES[name];
   const url = new URL(engine.url);
   return new Promise((resolve) => {
     const done = (ok, reason) => {
@@ -39,15 +71,14 @@ export function probeEngine(name) {
       socket.destroy();
       resolve({ ok, url: engine.url, reason, what: engine.what });
     };
-    const socket = connect({ host: url.hostname, port: Number(url.port || 4222) });
+    const socket = connect({ host: url.hostname, port: Number(url.port || handshake.port) });
     const timer = setTimeout(() => done(false, 'no answer in 2 s'), 2_000);
-    let greeting = '';
+    let received = Buffer.alloc(0);
+    if (handshake.hello) socket.write(handshake.hello);
     socket.on('data', (chunk) => {
-      greeting += chunk.toString('utf8');
-      if (!greeting.includes('\r\n')) return;
-      if (!greeting.startsWith('INFO ')) return done(false, 'what answers there is not NATS');
-      const info = JSON.parse(greeting.slice(5, greeting.indexOf('\r\n')));
-      done(info.jetstream === true, info.jetstream === true ? '' : 'NATS answers but JetStream is off');
+      received = Buffer.concat([received, chunk]);
+      const verdict = handshake.judge(received);
+      if (verdict) done(...verdict);
     });
     socket.on('error', (error) => done(false, error.code ?? error.message));
   });

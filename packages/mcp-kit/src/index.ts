@@ -54,7 +54,13 @@ export {
   type StopWatching,
   type SubscriptionRegistry,
 } from './subscriptions.js';
-export { connectSystem, type EmbeddedSystem, type SystemConnection, systemOptions } from './system.js';
+export {
+  connectSystem,
+  databaseOptions,
+  type EmbeddedSystem,
+  type SystemConnection,
+  systemOptions,
+} from './system.js';
 export {
   type AnyTool,
   defineTool,

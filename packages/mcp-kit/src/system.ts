@@ -1,4 +1,9 @@
-import { inProcessTransport, type RestHandler, type RestTransport } from '@code-cluster/shared';
+import {
+  inProcessTransport,
+  type RestHandler,
+  type RestTransport,
+  withoutPassword,
+} from '@code-cluster/shared';
 import { z } from 'zod';
 import type { OptionSpecs } from './config.js';
 import type { Logger } from './logging.js';
@@ -24,6 +29,22 @@ export function systemOptions(prefix: string, system: string) {
   } satisfies OptionSpecs;
 }
 
+/**
+ * The embedded system's store on PostgreSQL (issue 12): `--database-url` / `<PREFIX>_DATABASE_URL`. Unset,
+ * SQLite in the data dir. Replicas of a server on one URL share one world.
+ */
+export function databaseOptions(prefix: string) {
+  return {
+    databaseUrl: {
+      flag: 'database-url',
+      env: `${prefix}_DATABASE_URL`,
+      schema: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+      description:
+        'embedded mode: keep the store on PostgreSQL at this URL (replicas share it); unset: SQLite in the data dir',
+    },
+  } satisfies OptionSpecs;
+}
+
 /** An embedded reference system as `packages/systems` builds it. */
 export interface EmbeddedSystem {
   handler: RestHandler;
@@ -45,7 +66,17 @@ export interface SystemConnection<S> {
  */
 export async function connectSystem<S extends EmbeddedSystem>(
   config: { apiUrl?: string | undefined; apiToken?: string | undefined },
-  options: { name: string; logger: Logger; load: () => Promise<S> },
+  options: {
+    name: string;
+    logger: Logger;
+    load: () => Promise<S>;
+    /**
+     * The shared engine the embedded system runs on, when one is configured (a URL of `variable`): then the
+     * system is opened at start, not on first use, and one that cannot open is a setting error — one stderr
+     * line naming the variable and the reason, exit 2.
+     */
+    engine?: { variable: string; url: string | undefined; what: string };
+  },
 ): Promise<SystemConnection<S>> {
   if (config.apiUrl) {
     const { httpTransport } = await import('@code-cluster/shared/http');
@@ -54,11 +85,25 @@ export async function connectSystem<S extends EmbeddedSystem>(
     return { transport, embedded: undefined, close: () => transport.close?.() ?? Promise.resolve() };
   }
   let system: Promise<S> | undefined;
+  const engine = options.engine;
+  if (engine?.url) {
+    system = options.load();
+    await system.catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      process.stderr.write(
+        `${options.logger.name}: ${engine.variable} ${withoutPassword(engine.url!)}: ${engine.what} unusable (${reason})\n`,
+      );
+      process.exit(2);
+    });
+    options.logger.info(`using embedded ${options.name} on ${engine.what}`, {
+      url: withoutPassword(engine.url),
+    });
+  }
   const embedded = () => {
     system ??= options.load();
     return system;
   };
-  options.logger.info(`using embedded ${options.name}`);
+  if (!engine?.url) options.logger.info(`using embedded ${options.name}`);
   return {
     transport: inProcessTransport(async () => (await embedded()).handler),
     embedded,

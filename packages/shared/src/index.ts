@@ -10,6 +10,7 @@ export {
 export { isAbortError, SystemError } from './rest/errors.js';
 export { inProcessTransport, toSearchParams } from './rest/in-process.js';
 export { PROBLEM_CONTENT_TYPE, type Problem, ProblemSchema } from './rest/problem.js';
+export { withoutPassword } from './rest/redact.js';
 export type {
   HttpMethod,
   IncomingRestRequest,

@@ -2,16 +2,30 @@
 // Runs a reference system as a real HTTP service: `code-systems satdt --port 7401`.
 import { parseArgs } from 'node:util';
 import { serveHttp } from './http/serve.js';
-import { StartError, SYSTEMS, type SystemName } from './registry.js';
+import { databaseUrl, StartError, SYSTEMS, type SystemEntry, type SystemName } from './registry.js';
 
-const usage = `Usage: code-systems <system> [--port N] [--host ADDR] [--token TOKEN]
+const usage = `Usage: code-systems <system> [--port N] [--host ADDR] [--token TOKEN] [--database-url URL]
+       code-systems migrate <system> [--database-url ADMIN_URL]
 
 Systems: ${Object.keys(SYSTEMS).join(', ')}
   --port   TCP port (default: the system's own, e.g. 7401 for satdt; 0 picks a free one)
   --host   address to bind (default 127.0.0.1; anything else requires --token)
   --token  require "Authorization: Bearer TOKEN" (env SYSTEMS_API_TOKEN)
   --nats-url  hub only: its log on NATS JetStream at this URL (env HUB_NATS_URL; stream HUB_NATS_STREAM)
+  --database-url  groundstation, lab, roverdt, academy: the store on PostgreSQL at this URL
+              (env <SYSTEM>_DATABASE_URL, e.g. GROUNDSTATION_DATABASE_URL); unset: SQLite in the data dir
+
+migrate: creates or upgrades the system's schema (and for academy the SELECT-only analytics role of
+ACADEMY_ANALYTICS_DATABASE_URL and its grants) on PostgreSQL, or its SQLite file without a URL. Idempotent.
 `;
+
+const fail = (line: string) => {
+  process.stderr.write(`code-systems: ${line}\n`);
+  process.exit(2);
+};
+
+/** Systems whose store can live on PostgreSQL: those with a `migrate`. */
+const withDatabase = (name: SystemName) => 'migrate' in SYSTEMS[name];
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -21,16 +35,31 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       token: { type: 'string' },
       'nats-url': { type: 'string' },
+      'database-url': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const name = positionals[0] as SystemName | undefined;
+  const migrating = positionals[0] === 'migrate';
+  const name = positionals[migrating ? 1 : 0] as SystemName | undefined;
   if (values.help || !name || !(name in SYSTEMS)) {
     process.stderr.write(usage);
     process.exitCode = values.help ? 0 : 2;
     return;
   }
-  const system = SYSTEMS[name];
+  const system: SystemEntry = SYSTEMS[name];
+  if (values['database-url'] !== undefined) {
+    if (!withDatabase(name)) fail(`--database-url is not a setting of ${name} (it keeps no store)`);
+    process.env[`${name.toUpperCase()}_DATABASE_URL`] = values['database-url'];
+  }
+  if (migrating) {
+    if (!system.migrate) return fail(`${name} keeps no store: there is nothing to migrate`);
+    try {
+      process.stdout.write(`${await system.migrate(databaseUrl(name))}\n`);
+    } catch (error) {
+      fail(`migrate ${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return;
+  }
   const port = values.port === undefined ? system.defaultPort : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     process.stderr.write(`code-systems: invalid --port ${JSON.stringify(values.port)}: expected 0-65535\n`);

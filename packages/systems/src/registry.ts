@@ -1,4 +1,4 @@
-import type { RestHandler } from '@code-cluster/shared';
+import { type RestHandler, withoutPassword } from '@code-cluster/shared';
 
 /** A system that cannot start with its settings (an engine that does not answer): one line, exit 2. */
 export class StartError extends Error {
@@ -8,6 +8,33 @@ export class StartError extends Error {
 export interface SystemEntry {
   defaultPort: number;
   create(): Promise<RestHandler>;
+  /**
+   * `code-systems migrate <system>`: creates or upgrades the system's schema on PostgreSQL at `databaseUrl`
+   * (an administrator's), or its SQLite file in the data dir without one, idempotently. Resolves to what it
+   * did, in one line.
+   */
+  migrate?(databaseUrl: string | undefined): Promise<string>;
+}
+
+/** `<SYSTEM>_DATABASE_URL`: the system's store on PostgreSQL; unset (or empty), SQLite in the data dir. */
+export function databaseUrl(system: string): string | undefined {
+  return process.env[`${system.toUpperCase()}_DATABASE_URL`] || undefined;
+}
+
+/** Opens a system on its database; one that cannot open is a StartError naming the variable and the reason. */
+export async function onDatabase<T>(
+  system: string,
+  open: (url: string | undefined) => Promise<T>,
+): Promise<T> {
+  const url = databaseUrl(system);
+  try {
+    return await open(url);
+  } catch (error) {
+    if (!url) throw error;
+    throw new StartError(
+      `${system.toUpperCase()}_DATABASE_URL ${withoutPassword(url)}: PostgreSQL unusable (${error instanceof Error ? error.message : error})`,
+    );
+  }
 }
 
 /** The reference systems this package can run, loaded only when asked for. */
