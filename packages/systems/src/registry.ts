@@ -101,7 +101,21 @@ export const SYSTEMS = {
   },
   academy: {
     defaultPort: 7406,
-    create: async () => (await import('./academy/index.js')).createAcademySystem().handler,
+    // On PostgreSQL at ACADEMY_DATABASE_URL, consulta_sql runs as ACADEMY_ANALYTICS_DATABASE_URL's
+    // SELECT-only role (required, checked at start); else SQLite in the data dir.
+    create: async () => {
+      const { openAcademySystem } = await import('./academy/index.js');
+      const analyticsUrl = process.env.ACADEMY_ANALYTICS_DATABASE_URL || undefined;
+      const system = await onDatabase('academy', (url) =>
+        openAcademySystem({ databaseUrl: url, analyticsUrl }),
+      );
+      return system.handler;
+    },
+    migrate: async (url) =>
+      (await import('./academy/index.js')).migrateAcademy({
+        databaseUrl: url,
+        analyticsUrl: process.env.ACADEMY_ANALYTICS_DATABASE_URL || undefined,
+      }),
   },
 } satisfies Record<string, SystemEntry>;
 

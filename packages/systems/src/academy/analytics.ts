@@ -1,41 +1,56 @@
 import type { SqlQueryRequestSchema, SqlResult, Table } from '@code-cluster/shared/academy';
 import type { z } from 'zod';
 import { refuse } from '../refusal.js';
-import { SqlRefusal, screenQuery } from './sql-guard.js';
-import type { ReadOnlySqlRunner } from './sql-runner.js';
-import { type AcademyStore, TABLE_DESCRIPTIONS } from './store.js';
+import type { SqlRun } from './sql-runner.js';
+import { type AcademyQueries, TABLE_DESCRIPTIONS } from './store.js';
 
 export type AnalyticsQuery = z.output<typeof SqlQueryRequestSchema>;
 
-/** Read-only analytics: one screened SELECT at a time in a read-only child, and the tables it may read. */
+/** One analytics query as an engine runs it: parameters already bound-ready, the row limit decided. */
+export interface AnalyticsRequest {
+  sql: string;
+  params: Array<string | number | null>;
+  limit: number;
+  session?: string;
+}
+
+/**
+ * Where consulta_sql runs: SQLite's token screen and read-only child (sql-runner.ts), or PostgreSQL's
+ * parser and SELECT-only role (pg-sql-runner.ts). Each refuses in Spanish; `guard` refusals are final.
+ */
+export interface AnalyticsEngine {
+  readonly dialect: 'SQLite' | 'PostgreSQL';
+  query(request: AnalyticsRequest, signal?: AbortSignal): Promise<SqlRun>;
+  close(): Promise<void> | void;
+}
+
+/** Read-only analytics: one screened SELECT at a time on a read-only engine, and the tables it may read. */
 export class Analytics {
   constructor(
-    private readonly store: AcademyStore,
-    private readonly sql: ReadOnlySqlRunner,
+    private readonly store: AcademyQueries,
+    private readonly sql: AnalyticsEngine,
     private readonly limits: { rows: number; bytes: number },
   ) {}
 
   async query(query: AnalyticsQuery, signal?: AbortSignal): Promise<SqlResult> {
-    const screened = screen(query.sql);
     const rowLimit = Math.min(query.limit ?? Number.POSITIVE_INFINITY, this.limits.rows);
-    const run = await this.sql.run(
+    const run = await this.sql.query(
       {
         sql: query.sql,
-        // SQLite has no boolean type: true and false are stored and compared as 1 and 0.
+        // The stores keep booleans as 1 and 0 (SQLite has no boolean type; PostgreSQL reads '1' as true).
         params: query.params.map((p) => (typeof p === 'boolean' ? Number(p) : p)),
-        numbered: screened.numbered,
-        names: screened.names,
         limit: rowLimit,
         ...(query.session ? { session: query.session } : {}),
       },
       signal,
     );
     if (!run.ok) {
+      if (run.kind === 'guard') throw refuse.unprocessable(run.message, { refused: 'guard' });
       const detail =
         run.kind === 'refused'
           ? `Consulta rechazada: ${run.message} consulta_sql solo ejecuta lecturas de la analítica.`
           : run.kind === 'error'
-            ? `La consulta no es válida para SQLite: ${run.message}`
+            ? `La consulta no es válida para ${this.sql.dialect}: ${run.message}`
             : run.message;
       throw refuse.unprocessable(detail, { refused: run.kind });
     }
@@ -52,39 +67,31 @@ export class Analytics {
     };
   }
 
-  tables(): Table[] {
-    return this.store.tableNames().map((name) => this.table(name));
+  async tables(): Promise<Table[]> {
+    const names = await this.store.tableNames();
+    const tables: Table[] = [];
+    for (const name of names) tables.push(await this.describe(name));
+    return tables;
   }
 
-  table(name: string): Table {
-    const names = this.store.tableNames();
+  async table(name: string): Promise<Table> {
+    const names = await this.store.tableNames();
     if (!names.includes(name)) {
       throw refuse.notFound(`No existe la tabla '${name}'. Tablas: ${names.join(', ')}.`, { table: name });
     }
+    return this.describe(name);
+  }
+
+  private async describe(name: string): Promise<Table> {
     return {
       name,
       description: TABLE_DESCRIPTIONS[name] ?? '',
-      row_count: this.store.rowCount(name),
-      columns: this.store.columns(name).map((c) => ({
-        name: c.name,
-        type: c.type,
-        // A primary key column of a rowid table accepts no NULL even without NOT NULL.
-        nullable: c.notnull === 0 && !(c.pk > 0 && c.type.toUpperCase() === 'INTEGER'),
-        default: c.dflt_value,
-        primary_key: c.pk > 0,
+      row_count: await this.store.rowCount(name),
+      columns: await this.store.columns(name),
+      foreign_keys: (await this.store.foreignKeys(name)).map((fk) => ({
+        column: fk.from,
+        references: `${fk.table}.${fk.to}`,
       })),
-      foreign_keys: this.store
-        .foreignKeys(name)
-        .map((fk) => ({ column: fk.from, references: `${fk.table}.${fk.to}` })),
     };
-  }
-}
-
-function screen(sql: string): ReturnType<typeof screenQuery> {
-  try {
-    return screenQuery(sql);
-  } catch (error) {
-    if (error instanceof SqlRefusal) throw refuse.unprocessable(error.message, { refused: 'guard' });
-    throw error;
   }
 }

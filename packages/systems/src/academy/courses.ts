@@ -1,24 +1,24 @@
 import type { Course, CourseSummary, Lesson, LessonSummary } from '@code-cluster/shared/academy';
 import { refuse } from '../refusal.js';
-import type { AcademyStore, CourseRow, LessonRow } from './store.js';
+import type { AcademyQueries, CourseRow, LessonRow } from './store.js';
 
 /** The course catalog: search, courses with their lessons, and each lesson's text. */
 export class Courses {
-  constructor(private readonly store: AcademyStore) {}
+  constructor(private readonly store: AcademyQueries) {}
 
-  search(text: string | undefined): CourseSummary[] {
-    return this.store.searchCourses(text || undefined).map(courseSummary);
+  async search(text: string | undefined): Promise<CourseSummary[]> {
+    return (await this.store.searchCourses(text || undefined)).map(courseSummary);
   }
 
-  course(id: string): Course {
-    const row = this.courseRow(id);
-    return { ...courseSummary(row), lessons: this.store.lessonsOf(row.id).map(lessonSummary) };
+  async course(id: string): Promise<Course> {
+    const row = await this.courseRow(id);
+    return { ...courseSummary(row), lessons: (await this.store.lessonsOf(row.id)).map(lessonSummary) };
   }
 
   /** A lesson by its course and id: refused when it belongs to another course. */
-  lessonOf(courseId: string, lessonId: string): Lesson {
-    const course = this.courseRow(courseId);
-    const found = this.lessonRow(lessonId);
+  async lessonOf(courseId: string, lessonId: string): Promise<Lesson> {
+    const course = await this.courseRow(courseId);
+    const found = await this.lessonRow(lessonId);
     if (found.curso_id !== course.id) {
       throw refuse.notFound(
         `La lección '${found.id}' no es del curso '${course.id}' sino de '${found.curso_id}'.`,
@@ -28,12 +28,12 @@ export class Courses {
     return lessonView(found);
   }
 
-  lesson(id: string): Lesson {
-    return lessonView(this.lessonRow(id));
+  async lesson(id: string): Promise<Lesson> {
+    return lessonView(await this.lessonRow(id));
   }
 
-  lessonRow(id: string): LessonRow {
-    const row = this.store.getLesson(id);
+  async lessonRow(id: string): Promise<LessonRow> {
+    const row = await this.store.getLesson(id);
     if (row) return row;
     throw refuse.notFound(
       `No existe la lección '${id}'. buscar_cursos y el recurso academia://cursos/{curso}/lecciones/{leccion} ` +
@@ -42,10 +42,10 @@ export class Courses {
     );
   }
 
-  private courseRow(id: string): CourseRow {
-    const row = this.store.getCourse(id);
+  private async courseRow(id: string): Promise<CourseRow> {
+    const row = await this.store.getCourse(id);
     if (row) return row;
-    const ids = this.store.searchCourses().map((c) => c.id);
+    const ids = (await this.store.searchCourses()).map((c) => c.id);
     throw refuse.notFound(`No existe el curso '${id}'. Cursos disponibles: ${ids.join(', ')}.`, {
       course: id,
     });

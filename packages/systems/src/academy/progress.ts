@@ -7,7 +7,7 @@ import {
 import { refuse } from '../refusal.js';
 import { isoUtc } from '../time.js';
 import type { Courses } from './courses.js';
-import type { AcademyStore, EnrollmentRow, StudentRow } from './store.js';
+import type { AcademyQueries, AcademyStore, EnrollmentRow, StudentRow } from './store.js';
 
 /** Students' progress: what each has completed of the courses they are enrolled in. */
 export class Progress {
@@ -17,23 +17,26 @@ export class Progress {
     private readonly now: () => number,
   ) {}
 
-  of(studentId: string): StudentProgress {
-    const who = this.student(studentId);
+  async of(studentId: string): Promise<StudentProgress> {
+    const who = await this.student(studentId);
+    const courses: CourseProgress[] = [];
+    for (const e of await this.store.enrollments(who.id))
+      courses.push(await this.inCourse(this.store, who.id, e));
     return {
       student: { id: who.id, name: who.nombre, cohort: who.cohorte, country: who.pais },
-      courses: this.store.enrollments(who.id).map((e) => this.inCourse(who.id, e)),
+      courses,
     };
   }
 
   /** Marks a lesson completed; a lesson completed before keeps its first date. */
-  record(studentId: string, lessonId: string): RecordProgressResult {
-    const who = this.student(studentId);
-    const what = this.courses.lessonRow(lessonId);
-    return this.store.transaction(() => {
-      const enrollment = this.enrollment(who.id, what.curso_id);
-      const before = this.store.isCompleted(who.id, what.id);
+  async record(studentId: string, lessonId: string): Promise<RecordProgressResult> {
+    const who = await this.student(studentId);
+    const what = await this.courses.lessonRow(lessonId);
+    return this.store.transaction(async (tx) => {
+      const enrollment = await this.enrollment(who.id, what.curso_id, tx);
+      const before = await tx.isCompleted(who.id, what.id);
       const at = before?.completado_en ?? isoUtc(this.now());
-      if (!before) this.store.recordProgress(who.id, what.id, at);
+      if (!before) await tx.recordProgress(who.id, what.id, at);
       return {
         student: who.id,
         lesson: what.id,
@@ -41,13 +44,13 @@ export class Progress {
         course: what.curso_id,
         completed_at: at,
         already_completed: before !== undefined,
-        progress: this.inCourse(who.id, enrollment),
+        progress: await this.inCourse(tx, who.id, enrollment),
       };
     });
   }
 
-  student(id: string): StudentRow {
-    const row = this.store.getStudent(id);
+  async student(id: string): Promise<StudentRow> {
+    const row = await this.store.getStudent(id);
     if (row) return row;
     throw refuse.notFound(
       `No existe el estudiante '${id}'. Los identificadores de estudiante son ${STUDENT_ID_RULE}.`,
@@ -56,8 +59,12 @@ export class Progress {
   }
 
   /** The student's enrollment in a course; nothing of a course is recorded for who is not enrolled. */
-  enrollment(studentId: string, courseId: string): EnrollmentRow {
-    const enrollments = this.store.enrollments(studentId);
+  async enrollment(
+    studentId: string,
+    courseId: string,
+    q: AcademyQueries = this.store,
+  ): Promise<EnrollmentRow> {
+    const enrollments = await q.enrollments(studentId);
     const found = enrollments.find((e) => e.curso_id === courseId);
     if (found) return found;
     throw refuse.conflict(
@@ -68,10 +75,15 @@ export class Progress {
     );
   }
 
-  private inCourse(studentId: string, enrollment: EnrollmentRow): CourseProgress {
+  private async inCourse(
+    q: AcademyQueries,
+    studentId: string,
+    enrollment: EnrollmentRow,
+  ): Promise<CourseProgress> {
     const courseId = enrollment.curso_id;
-    const lessons = this.store.lessonsOf(courseId);
-    const done = new Set(this.store.completedLessons(studentId, courseId).map((r) => r.leccion_id));
+    const lessons = await q.lessonsOf(courseId);
+    const done = new Set((await q.completedLessons(studentId, courseId)).map((r) => r.leccion_id));
+    const attempts = await q.attempts(studentId, courseId);
     const next = lessons.find((l) => !done.has(l.id));
     return {
       course: courseId,
@@ -82,7 +94,7 @@ export class Progress {
       percent: lessons.length === 0 ? 0 : Math.round((done.size / lessons.length) * 1000) / 10,
       completed_lessons: lessons.filter((l) => done.has(l.id)).map((l) => l.id),
       ...(next ? { next_lesson: next.id } : {}),
-      attempts: this.store.attempts(studentId, courseId).map((a) => ({
+      attempts: attempts.map((a) => ({
         attempt_id: a.id,
         quiz: a.quiz_id,
         correct: a.aciertos,

@@ -12,15 +12,15 @@ export class Quizzes {
     private readonly now: () => number,
   ) {}
 
-  get(id: string): Quiz {
-    const quiz = this.quiz(id);
+  async get(id: string): Promise<Quiz> {
+    const quiz = await this.quiz(id);
     return {
       id: quiz.id,
       course: quiz.curso_id,
       lesson: quiz.leccion_id,
       title: quiz.titulo,
       pass_ratio: quiz.nota_minima,
-      questions: this.store.questions(quiz.id).map((q) => ({
+      questions: (await this.store.questions(quiz.id)).map((q) => ({
         key: q.clave,
         text: q.enunciado,
         options: Object.entries(options(q)).map(([key, text]) => ({ key, text })),
@@ -29,10 +29,10 @@ export class Quizzes {
   }
 
   /** Grades and stores one attempt of an enrolled student. */
-  submit(quizId: string, { student, answers }: SubmitQuizRequest): QuizResult {
-    const quiz = this.quiz(quizId);
-    const who = this.progress.student(student);
-    const questions = this.store.questions(quiz.id);
+  async submit(quizId: string, { student, answers }: SubmitQuizRequest): Promise<QuizResult> {
+    const quiz = await this.quiz(quizId);
+    const who = await this.progress.student(student);
+    const questions = await this.store.questions(quiz.id);
     checkAnswers(quiz, questions, answers);
     const results = questions.map((q) => {
       const given = answers[q.clave];
@@ -48,9 +48,9 @@ export class Quizzes {
     const correct = results.filter((r) => r.is_correct).length;
     const passed = questions.length > 0 && correct / questions.length >= quiz.nota_minima;
     const submittedAt = isoUtc(this.now());
-    const attemptId = this.store.transaction(() => {
-      this.progress.enrollment(who.id, quiz.curso_id);
-      return this.store.insertAttempt({
+    const attemptId = await this.store.transaction(async (tx) => {
+      await this.progress.enrollment(who.id, quiz.curso_id, tx);
+      return tx.insertAttempt({
         quiz_id: quiz.id,
         estudiante_id: who.id,
         respuestas_json: JSON.stringify(answers),
@@ -72,8 +72,8 @@ export class Quizzes {
     };
   }
 
-  private quiz(id: string): QuizRow {
-    const quiz = this.store.getQuiz(id);
+  private async quiz(id: string): Promise<QuizRow> {
+    const quiz = await this.store.getQuiz(id);
     if (quiz) return quiz;
     throw refuse.notFound(`No existe el cuestionario '${id}'.`, { quiz: id });
   }

@@ -23,16 +23,16 @@ export function academyRoutes({
 }: AcademyServices): Handlers<AcademyApi> {
   return {
     health: () => ({ status: 'ok', system: 'academy', version: ACADEMY_VERSION }),
-    searchCourses: ({ query }) => ({ courses: courses.search(query.q) }),
+    searchCourses: async ({ query }) => ({ courses: await courses.search(query.q) }),
     getCourse: ({ params }) => courses.course(params.course),
     getLesson: ({ params }) => courses.lessonOf(params.course, params.lesson),
     findLesson: ({ params }) => courses.lesson(params.lesson),
     getQuiz: ({ params }) => quizzes.get(params.quiz),
-    submitQuiz: ({ params, body }) => new Reply(201, quizzes.submit(params.quiz, body)),
+    submitQuiz: async ({ params, body }) => new Reply(201, await quizzes.submit(params.quiz, body)),
     progress: ({ params }) => progress.of(params.student),
     recordProgress: ({ params, body }) => progress.record(params.student, body.lesson),
     query: ({ body, signal }) => analytics.query(body, signal),
-    listTables: () => ({ tables: analytics.tables() }),
+    listTables: async () => ({ tables: await analytics.tables() }),
     getTable: ({ params }) => analytics.table(params.table),
   };
 }

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import type { AnalyticsEngine } from './analytics.js';
 import { type SqlChildConfig, type SqlChildReply, type SqlChildRequest, sqlChildMain } from './sql-child.js';
-import { ALLOWED_FUNCTIONS } from './sql-guard.js';
+import { ALLOWED_FUNCTIONS, SqlRefusal, screenQuery } from './sql-guard.js';
 import { PRIVATE_TABLES } from './store.js';
 
 export interface SqlRunnerOptions {
@@ -38,7 +39,25 @@ export type SqlRun =
       bytes: number;
       elapsedMs: number;
     }
-  | { ok: false; kind: 'refused' | 'error' | 'timeout' | 'busy' | 'memory'; message: string };
+  | { ok: false; kind: 'guard' | 'refused' | 'error' | 'timeout' | 'busy' | 'memory'; message: string };
+
+/** consulta_sql on SQLite: the token screen (sql-guard.ts), then the read-only children of `runner`. */
+export function sqliteAnalytics(runner: ReadOnlySqlRunner): AnalyticsEngine {
+  return {
+    dialect: 'SQLite',
+    query: async (request, signal) => {
+      let screened: ReturnType<typeof screenQuery>;
+      try {
+        screened = screenQuery(request.sql);
+      } catch (error) {
+        if (error instanceof SqlRefusal) return { ok: false, kind: 'guard', message: error.message };
+        throw error;
+      }
+      return runner.run({ ...request, numbered: screened.numbered, names: screened.names }, signal);
+    },
+    close: () => runner.close(),
+  };
+}
 
 /** How long a fresh child may take to start and say it is ready. */
 const STARTUP_MS = 10_000;
