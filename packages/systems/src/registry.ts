@@ -106,9 +106,16 @@ export const SYSTEMS = {
     create: async () => {
       const { openAcademySystem } = await import('./academy/index.js');
       const analyticsUrl = process.env.ACADEMY_ANALYTICS_DATABASE_URL || undefined;
+      // A missing or writable analytics role is that variable's fault, not ACADEMY_DATABASE_URL's.
+      let setting: Error | undefined;
       const system = await onDatabase('academy', (url) =>
-        openAcademySystem({ databaseUrl: url, analyticsUrl }),
-      );
+        openAcademySystem({ databaseUrl: url, analyticsUrl }).catch((error: unknown) => {
+          if (error instanceof Error && error.name === 'AnalyticsSettingError') setting = error;
+          throw error;
+        }),
+      ).catch((error: unknown) => {
+        throw setting ? new StartError(setting.message) : error;
+      });
       return system.handler;
     },
     migrate: async (url) =>

@@ -86,6 +86,18 @@ const STATEMENT_NAMES: Readonly<Record<string, string>> = {
   CheckPointStmt: 'CHECKPOINT',
   DiscardStmt: 'DISCARD',
   LoadStmt: 'LOAD',
+  RenameStmt: 'ALTER … RENAME',
+  CreateTrigStmt: 'CREATE TRIGGER',
+  ReindexStmt: 'REINDEX',
+  CreateSchemaStmt: 'CREATE SCHEMA',
+  CreateExtensionStmt: 'CREATE EXTENSION',
+  CreateRoleStmt: 'CREATE ROLE',
+  AlterRoleStmt: 'ALTER ROLE',
+  DropRoleStmt: 'DROP ROLE',
+  AlterSystemStmt: 'ALTER SYSTEM',
+  RefreshMatViewStmt: 'REFRESH MATERIALIZED VIEW',
+  ClusterStmt: 'CLUSTER',
+  CommentStmt: 'COMMENT',
 };
 
 const DATA_MODIFYING = ['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt'];

@@ -3,82 +3,20 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inProcessTransport, type SystemError } from '@code-cluster/shared';
-import { AcademyClient, SQL_BYTE_LIMIT, SQL_MAX_CHARS } from '@code-cluster/shared/academy';
+import { AcademyClient, SQL_BYTE_LIMIT } from '@code-cluster/shared/academy';
 import { rejectionOf } from '@code-cluster/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WRITES } from '../../test/academy-sql-corpus.js';
 import { SqlRefusal, screenQuery } from './sql-guard.js';
 import { ReadOnlySqlRunner, type SqlJob } from './sql-runner.js';
 import { type AcademySystem, createAcademySystem } from './system.js';
 
 /**
- * Write and escape attempts against consulta_sql. Each must be refused with a Spanish message and leave
- * the database file byte-for-byte unchanged, and the walls are checked one by one too: the token screen
- * alone, and the read-only child alone (no screen in front), must each stop what they are meant to stop.
+ * Write and escape attempts against consulta_sql (test/academy-sql-corpus.ts, shared with the PostgreSQL
+ * corpus). Each must be refused with a Spanish message and leave the database file byte-for-byte
+ * unchanged, and the walls are checked one by one too: the token screen alone, and the read-only child
+ * alone (no screen in front), must each stop what they are meant to stop.
  */
-const WRITES: ReadonlyArray<[string, string]> = [
-  [
-    'insert',
-    "INSERT INTO cursos (id, titulo, descripcion, nivel, horas) VALUES ('x', 'x', 'x', 'inicial', 1)",
-  ],
-  ['insert select', 'INSERT INTO estudiantes SELECT * FROM estudiantes'],
-  ['replace', "REPLACE INTO cursos (id) VALUES ('mcp')"],
-  ['insert or replace', "INSERT OR REPLACE INTO avances VALUES ('ana-garcia', 'mcp-01-nxm', 'x')"],
-  ['update', "UPDATE estudiantes SET nombre = 'pwned'"],
-  ['update from', "UPDATE intentos SET aprobado = 1 WHERE quiz_id = 'quiz-mcp-01'"],
-  ['delete', 'DELETE FROM avances'],
-  ['delete where', "DELETE FROM estudiantes WHERE id = 'ana-garcia'"],
-  ['drop table', 'DROP TABLE estudiantes'],
-  ['drop index', 'DROP INDEX intentos_por_estudiante'],
-  ['alter', 'ALTER TABLE cursos ADD COLUMN x TEXT'],
-  ['alter rename', 'ALTER TABLE cursos RENAME TO viejos'],
-  ['create table', 'CREATE TABLE x (a)'],
-  ['create table as', 'CREATE TABLE copia AS SELECT * FROM estudiantes'],
-  ['create index', 'CREATE INDEX x ON cursos (titulo)'],
-  ['create view', 'CREATE VIEW v AS SELECT 1'],
-  ['create trigger', 'CREATE TRIGGER t AFTER INSERT ON cursos BEGIN DELETE FROM avances; END'],
-  ['create temp table', 'CREATE TEMP TABLE x (a)'],
-  ['attach', "ATTACH DATABASE '/tmp/academy-attack.db' AS x"],
-  ['detach', 'DETACH DATABASE main'],
-  ['vacuum', 'VACUUM'],
-  ['vacuum into', "VACUUM INTO '/tmp/academy-copy.db'"],
-  ['reindex', 'REINDEX'],
-  ['analyze', 'ANALYZE'],
-  ['pragma write', 'PRAGMA user_version = 99'],
-  ['pragma journal', 'PRAGMA journal_mode = DELETE'],
-  ['pragma query_only off', 'PRAGMA query_only = OFF'],
-  ['pragma query_only off (bare)', 'PRAGMA query_only=0'],
-  ['begin', 'BEGIN IMMEDIATE'],
-  ['savepoint', 'SAVEPOINT s'],
-  ['with delete', 'WITH x AS (SELECT 1) DELETE FROM avances'],
-  ['with insert', "WITH x AS (SELECT 'a') INSERT INTO cursos (id) SELECT * FROM x"],
-  ['with update', "WITH x AS (SELECT 1) UPDATE estudiantes SET nombre = 'x'"],
-  ['cte that deletes', 'WITH d AS (DELETE FROM avances RETURNING *) SELECT * FROM d'],
-  ['stacked', 'SELECT 1; DROP TABLE estudiantes'],
-  ['stacked no space', 'SELECT 1;DELETE FROM avances'],
-  ['stacked after comment', 'SELECT 1 -- nada\n; DELETE FROM avances'],
-  ['block comment prefix', '/* solo lectura */ DELETE FROM avances'],
-  ['line comment prefix', '-- SELECT\nDELETE FROM avances'],
-  ['comment inside keyword gap', 'DELETE/**/FROM avances'],
-  ['semicolon in string then write', "SELECT ';' AS s; DELETE FROM avances"],
-  ['quoted identifier trick', 'DELETE FROM "avances"'],
-  ['bracket identifier', 'DROP TABLE [avances]'],
-  ['unicode lookalike select', 'ＳＥＬＥＣＴ 1; DELETE FROM avances'],
-  ['cyrillic lookalike', 'SЕLЕCT * FROM cursos'],
-  ['load_extension', "SELECT load_extension('/tmp/evil.so')"],
-  ['writefile', "SELECT writefile('/tmp/academy-pwn.txt', 'x')"],
-  ['readfile', "SELECT readfile('/etc/passwd')"],
-  ['fts3_tokenizer', "SELECT fts3_tokenizer('simple')"],
-  ['randomblob runaway', 'SELECT randomblob(1e10)'],
-  ['zeroblob runaway', 'SELECT length(zeroblob(2000000000))'],
-  ['nested function call', "SELECT upper(load_extension('x'))"],
-  ['function in where', "SELECT * FROM cursos WHERE writefile('/tmp/x', titulo) > 0"],
-  ['explain', 'EXPLAIN DELETE FROM avances'],
-  ['empty', '   '],
-  ['only comment', '-- nada'],
-  ['nul byte', 'SELECT 1\0; DELETE FROM avances'],
-  ['too long', `SELECT ${'1 + '.repeat(SQL_MAX_CHARS / 4)}1`],
-];
-
 /** A read to every wall but the time limit: only the deadline stops it. */
 const RUNAWAY = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r';
 
