@@ -63,8 +63,9 @@ const options = {
   // The storage seam reads import.meta.url only when it runs as ESM; in the bundle it uses require.
   logOverride: { 'empty-import-meta': 'silent' },
   metafile: true,
-  // Native addons cannot live in a bundle: the app declares them and they load from node_modules.
-  external: ['better-sqlite3'],
+  // Native addons cannot live in a bundle: the app declares them and they load from node_modules. So does
+  // libpg-query (academy on PostgreSQL): its WebAssembly file is read from next to its own module.
+  external: ['better-sqlite3', 'libpg-query'],
   plugins: [withoutSatelliteWasm, zodEnglishOnly],
 };
 

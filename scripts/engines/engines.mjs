@@ -27,6 +27,14 @@ export const ENGINE_SUITES = {
       files: ['test/processes.test.ts', 'test/nats-fault.test.ts'],
     },
   ],
+  postgres: [
+    {
+      filter: '@code-cluster/systems',
+      dir: 'packages/systems',
+      files: ['src/academy/system.test.ts', 'src/academy/pg-sql.test.ts', 'src/academy/pg-start.test.ts'],
+    },
+    { filter: '@code-cluster/academy-mcp', dir: 'apps/academy', files: ['test/postgres.test.ts'] },
+  ],
 };
 
 /** True when a missing engine must fail the run instead of skipping its suites. */

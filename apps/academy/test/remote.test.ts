@@ -44,7 +44,7 @@ describe('academy-mcp against the academy system over real loopback HTTP', () =>
       arguments: { estudiante: 'ana-garcia', leccion: 'mcp-03-herramientas' },
     });
     expect(wireIsError(recorded)).toBe(false);
-    expect(system.store.isCompleted('ana-garcia', 'mcp-03-herramientas')).toBeDefined();
+    expect(await system.store.isCompleted('ana-garcia', 'mcp-03-herramientas')).toBeDefined();
     const quiz = await peer.request('tools/call', {
       name: 'responder_quiz',
       arguments: { estudiante: 'ana-garcia', quiz: 'quiz-mcp-01', respuestas: { p1: 'b', p2: 'c' } },

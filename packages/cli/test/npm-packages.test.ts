@@ -59,8 +59,17 @@ describe('each server is a publishable npm package', () => {
       directory: `apps/${server.app}`,
     });
     expect(pkg.keywords).toEqual(expect.arrayContaining(['mcp', 'mcp-server']));
-    // Everything is in the bundle: nothing to fetch but the optional SQLite addon, pinned to the workspace's.
-    expect(pkg.dependencies).toBeUndefined();
+    // Everything is in the bundle: nothing to fetch but the optional SQLite addon, pinned to the workspace's,
+    // and for academy libpg-query (its WebAssembly parser loads from node_modules, for PostgreSQL).
+    expect(pkg.dependencies).toEqual(
+      server.app === 'academy'
+        ? {
+            'libpg-query': JSON.parse(
+              readFileSync(join(appDir('academy'), 'node_modules/libpg-query/package.json'), 'utf8'),
+            ).version,
+          }
+        : undefined,
+    );
     const workspaceSqlite = JSON.parse(
       readFileSync(join(appDir('hub'), 'node_modules/better-sqlite3/package.json'), 'utf8'),
     ).version;

@@ -54,7 +54,7 @@ export async function analyticsRoleProblems(
              UNION ALL SELECT c.relname::text FROM pg_class c, s WHERE c.relnamespace = s.oid AND c.relowner = r.oid
              UNION ALL SELECT p.proname::text || '()' FROM pg_proc p, s WHERE p.pronamespace = s.oid AND p.proowner = r.oid
              UNION ALL SELECT t.typname::text FROM pg_type t, s
-               WHERE t.typnamespace = s.oid AND t.typowner = r.oid AND t.typrelid = 0) AS owns,
+               WHERE t.typnamespace = s.oid AND t.typowner = r.oid AND t.typrelid = 0 AND t.typelem = 0) AS owns,
        ARRAY(SELECT c.relname::text FROM pg_class c, s WHERE c.relnamespace = s.oid
                AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
                AND has_table_privilege(r.oid, c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { SQL_MAX_CHARS } from '@code-cluster/shared/academy';
 import { SqlRefusal } from './sql-guard.js';
 import { PRIVATE_TABLES } from './store.js';
@@ -105,10 +106,16 @@ const DATA_MODIFYING = ['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt'];
 type Parse = (sql: string) => Promise<{ stmts: Array<{ stmt: Record<string, unknown> }> }>;
 let parser: Promise<Parse> | undefined;
 
-/** libpg-query, loaded (its WebAssembly compiled) on the first query only. */
+/**
+ * libpg-query, loaded (its WebAssembly compiled) on first use. Through `require`, as the storage seam loads
+ * better-sqlite3: a bundled server keeps it external (its .wasm sits next to its own module) and runs in a
+ * vm script, where a dynamic import() has no loader.
+ */
 function loadParser(): Promise<Parse> {
   parser ??= (async () => {
-    const module = await import('libpg-query');
+    const module = (typeof require === 'function' ? require : createRequire(import.meta.url))(
+      'libpg-query',
+    ) as typeof import('libpg-query');
     await module.loadModule();
     return module.parse as unknown as Parse;
   })();
