@@ -31,7 +31,12 @@ export const ENGINE_SUITES = {
     {
       filter: '@code-cluster/systems',
       dir: 'packages/systems',
-      files: ['src/academy/system.test.ts', 'src/academy/pg-sql.test.ts', 'src/academy/pg-start.test.ts'],
+      files: [
+        'src/academy/system.test.ts',
+        'src/academy/pg-sql.test.ts',
+        'src/academy/pg-start.test.ts',
+        'src/academy/pg-fault.test.ts',
+      ],
     },
     { filter: '@code-cluster/academy-mcp', dir: 'apps/academy', files: ['test/postgres.test.ts'] },
   ],

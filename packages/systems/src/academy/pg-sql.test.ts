@@ -15,6 +15,7 @@ import {
 } from '../../test/academy-engines.js';
 import { WRITES } from '../../test/academy-sql-corpus.js';
 import { screenPgQuery } from './pg-sql-guard.js';
+import { PgReadOnlySql } from './pg-sql-runner.js';
 import { SqlRefusal } from './sql-guard.js';
 
 const engine: AcademyEngine | undefined = await postgresEngine(
@@ -265,6 +266,48 @@ describe.skipIf(!engine)('consulta_sql answers valid read-only PostgreSQL', () =
       (e: Error) => e.message,
     );
     expect(outcome).not.toMatch(/call stack|RangeError|at .*\.js/);
+  });
+
+  it('a query the role may not run is refused by PostgreSQL itself, in the refusal layer', async () => {
+    const error = await refusal(academy.client.query({ sql: 'SELECT rolpassword FROM pg_authid' }));
+    expect(error.status).toBe(422);
+    expect((error.details as { refused?: string }).refused).toBe('refused');
+    expect(error.message).toContain('PostgreSQL lo impide: permission denied');
+  });
+
+  it('the caller aborting a query ends it at once (its connection destroyed), and the next query runs', async () => {
+    const runner = await PgReadOnlySql.open({
+      url: (await analyticsUrlOf(academy))!,
+      rowLimit: 10,
+      byteLimit: SQL_BYTE_LIMIT,
+      timeoutMs: 30_000,
+    });
+    try {
+      const abort = new AbortController();
+      setTimeout(() => abort.abort(new Error('cancelled by the client')), 100);
+      const job = { sql: 'SELECT count(*) FROM generate_series(1, 1e12)', params: [], limit: 10 };
+      await expect(runner.query(job, abort.signal)).rejects.toThrow('cancelled by the client');
+      expect(await runner.query({ sql: 'SELECT 1 AS uno', params: [], limit: 10 })).toMatchObject({
+        ok: true,
+        columns: ['uno'],
+        rows: [[1]],
+      });
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('one session may hold only a few queries: more are refused at once, other sessions still run', async () => {
+    const slow = 'SELECT count(*) FROM generate_series(1, 1e12)';
+    const flood = Array.from({ length: 4 }, () =>
+      academy.client.query({ sql: slow, session: 'a' }).catch((e: SystemError) => e),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const busy = await refusal(academy.client.query({ sql: 'SELECT 1', session: 'a' }));
+    expect(busy.message).toContain('Esta sesión ya tiene 4 consultas');
+    const outcomes = await Promise.all(flood);
+    expect(outcomes.every((o) => o instanceof Error && /superó el límite/.test(o.message))).toBe(true);
+    expect((await academy.client.query({ sql: 'SELECT 1 AS uno', session: 'a' })).rows).toEqual([[1]]);
   });
 
   it('lists the tables from information_schema, without the private ones', async () => {
