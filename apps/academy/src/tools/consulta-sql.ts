@@ -19,24 +19,28 @@ export const consultaSql = defineTool({
   title: 'Consulta SQL de analítica (solo lectura)',
   toolset: 'analitica',
   description:
-    'Ejecuta UNA consulta de SQLite (SELECT, WITH … SELECT o VALUES) sobre los datos de la academia (cursos, ' +
+    'Ejecuta UNA consulta SQL (SELECT, WITH … SELECT o VALUES) sobre los datos de la academia (cursos, ' +
     'lecciones, estudiantes, matriculas, avances, quizzes y las vistas preguntas e intentos, sin respuestas) y ' +
     'devuelve las filas. Úsala para analítica que las otras herramientas no cubren (agregados, comparativas, ' +
     'rankings, ventanas). Lee antes el recurso schema://tablas/{tabla} para conocer las columnas. Es de solo ' +
     `lectura: cualquier otra sentencia se rechaza. Límites: ${SQL_ROW_LIMIT} filas, ` +
     `${SQL_BYTE_LIMIT / 1_000_000} MB de resultado y ${SQL_TIMEOUT_MS / 1000} s por consulta, de una en una ` +
-    'por sesión. Pasa los valores como parámetros ? (o ?1, ?2…) en parametros, nunca dentro del texto.',
+    'por sesión. Pasa los valores como parámetros ? (o ?1, ?2…) en parametros, nunca dentro del texto. El ' +
+    'motor es SQLite; en una academia desplegada sobre PostgreSQL, el SQL es de PostgreSQL y los parámetros ' +
+    'se escriben $1, $2…',
   input: z.strictObject({
     sql: z
       .string()
       .min(1)
       .max(SQL_MAX_CHARS)
-      .describe('Una única sentencia SELECT (o WITH … SELECT, VALUES) de SQLite, con ? para los valores'),
+      .describe(
+        'Una única sentencia SELECT (o WITH … SELECT, VALUES) de SQLite, con ? para los valores ($1, $2… en PostgreSQL)',
+      ),
     parametros: z
       .array(z.union([z.string().max(1_000), z.number(), z.boolean(), z.null()]))
       .max(SQL_MAX_PARAMS)
       .optional()
-      .describe('Valores de los ? en orden (true y false se enlazan como 1 y 0)'),
+      .describe('Valores de los ? (o $N) en orden (true y false se enlazan como 1 y 0)'),
     limite: z
       .int()
       .min(1)

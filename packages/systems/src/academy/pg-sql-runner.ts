@@ -16,7 +16,7 @@ export interface PgSqlRunnerOptions {
   timeoutMs: number;
   /** Connections running queries at once (default 2). */
   poolSize?: number;
-  /** Queries one session may have running or waiting (default 4). */
+  /** Queries one session may have running or waiting (default 4); one of them runs at a time. */
   perSession?: number;
   onError?: (error: unknown) => void;
 }
@@ -84,7 +84,7 @@ const RAW_TYPES = { getTypeParser: () => (value: string) => value };
  */
 export class PgReadOnlySql implements AnalyticsEngine {
   readonly dialect = 'PostgreSQL' as const;
-  private readonly perSession: Map<string, number> = new Map();
+  private readonly sessions = new Map<string, { held: number; tail: Promise<unknown> }>();
   private closed = false;
 
   private constructor(
@@ -161,24 +161,31 @@ export class PgReadOnlySql implements AnalyticsEngine {
       throw error;
     }
     const session = request.session ?? '';
-    const held = this.perSession.get(session) ?? 0;
+    const turn = this.sessions.get(session) ?? { held: 0, tail: Promise.resolve() };
     const limit = this.options.perSession ?? DEFAULT_PER_SESSION;
-    if (held >= limit) {
+    if (turn.held >= limit) {
       return {
         ok: false,
         kind: 'busy',
         message:
-          `Esta sesión ya tiene ${held} consultas en curso o en espera (máximo ${limit}): espera a que ` +
-          'terminen antes de enviar más.',
+          `Esta sesión ya tiene ${turn.held} consultas en curso o en espera (máximo ${limit}; se ejecutan de una ` +
+          'en una): espera a que terminen antes de enviar más.',
       };
     }
-    this.perSession.set(session, held + 1);
+    // One query at a time per session: a session's runaway queries hold one connection, never the pool.
+    turn.held++;
+    this.sessions.set(session, turn);
+    const previous = turn.tail;
+    const run = (async () => {
+      await Promise.race([previous, abortOf(signal)]);
+      return this.execute(request, signal);
+    })();
+    turn.tail = run.catch(() => undefined);
     try {
-      return await this.execute(request, signal);
+      return await run;
     } finally {
-      const left = (this.perSession.get(session) ?? 1) - 1;
-      if (left > 0) this.perSession.set(session, left);
-      else this.perSession.delete(session);
+      turn.held--;
+      if (turn.held === 0) this.sessions.delete(session);
     }
   }
 
@@ -297,6 +304,15 @@ export class PgReadOnlySql implements AnalyticsEngine {
       throw unavailable(error);
     }
   }
+}
+
+/** Rejects when `signal` aborts (never settles without one). */
+function abortOf(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_, reject) => {
+    if (!signal) return;
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));

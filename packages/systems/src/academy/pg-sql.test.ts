@@ -297,14 +297,23 @@ describe.skipIf(!engine)('consulta_sql answers valid read-only PostgreSQL', () =
     }
   });
 
-  it('one session may hold only a few queries: more are refused at once, other sessions still run', async () => {
+  it("one session runs one query at a time and may queue only a few; another session's query runs meanwhile", async () => {
     const slow = 'SELECT count(*) FROM generate_series(1, 1e12)';
+    let settled = 0;
     const flood = Array.from({ length: 4 }, () =>
-      academy.client.query({ sql: slow, session: 'a' }).catch((e: SystemError) => e),
+      academy.client
+        .query({ sql: slow, session: 'a' })
+        .catch((e: SystemError) => e)
+        .finally(() => {
+          settled++;
+        }),
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const busy = await refusal(academy.client.query({ sql: 'SELECT 1', session: 'a' }));
     expect(busy.message).toContain('Esta sesión ya tiene 4 consultas');
+    expect((await academy.client.query({ sql: 'SELECT 1 AS uno', session: 'b' })).rows).toEqual([[1]]);
+    // Session a runs one at a time: most of its flood still waits.
+    expect(settled).toBeLessThan(4);
     const outcomes = await Promise.all(flood);
     expect(outcomes.every((o) => o instanceof Error && /superó el límite/.test(o.message))).toBe(true);
     expect((await academy.client.query({ sql: 'SELECT 1 AS uno', session: 'a' })).rows).toEqual([[1]]);
