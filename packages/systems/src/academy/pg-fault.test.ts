@@ -35,8 +35,12 @@ describe.skipIf(!present || !bin)('the academy when its PostgreSQL goes away', (
     const count = { sql: 'SELECT count(*) AS n FROM estudiantes' };
     expect((await client.query(count)).rows).toEqual([[20]]);
     await own!.kill();
-    for (const call of [client.query(count), client.searchCourses(), client.progress('ana-garcia')]) {
-      const error = await rejectionOf<SystemError>(call);
+    for (const call of [
+      () => client.query(count),
+      () => client.searchCourses(),
+      () => client.progress('ana-garcia'),
+    ]) {
+      const error = await rejectionOf<SystemError>(call());
       expect(error.kind, error.message).toBe('unavailable');
       // 503 from the system (the client words it for the model); a bug would be a 500.
       expect(error.message).toMatch(/no está disponible ahora \(HTTP 503\)/);

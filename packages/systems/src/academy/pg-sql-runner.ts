@@ -28,8 +28,14 @@ export class AnalyticsSettingError extends Error {
 
 const DEFAULT_POOL = 2;
 const DEFAULT_PER_SESSION = 4;
-/** Rows fetched from the cursor at a time. */
+/** Rows fetched from the cursor at a time: at first, and at most. */
+const FIRST_BATCH = 1;
 const BATCH = 100;
+/** Bytes a query's rows may bring over the socket, as a multiple of the byte limit plus some slack. */
+const RAW_FACTOR = 4;
+const RAW_SLACK = 1024 * 1024;
+
+type RawSocket = { on(event: 'data', listener: (chunk: Buffer) => void): void; destroy(): void };
 
 const OID = {
   bool: 16,
@@ -85,6 +91,8 @@ const RAW_TYPES = { getTypeParser: () => (value: string) => value };
 export class PgReadOnlySql implements AnalyticsEngine {
   readonly dialect = 'PostgreSQL' as const;
   private readonly sessions = new Map<string, { held: number; tail: Promise<unknown> }>();
+  /** Connections this runner cut itself (a row too large): their 'connection terminated' is expected. */
+  private readonly cut = new WeakSet<PoolClient>();
   private closed = false;
 
   private constructor(
@@ -201,6 +209,10 @@ export class PgReadOnlySql implements AnalyticsEngine {
     } catch (error) {
       throw unavailable(error);
     }
+    // A connection cut on purpose (too many bytes, an abort) reports its end here, not as a crash.
+    client.on('error', (error) => {
+      if (!released && !this.cut.has(client)) this.options.onError?.(error);
+    });
     let released = false;
     // Destroyed, never returned to the pool: session state (SET, advisory locks, prepared plans) dies with it.
     const release = () => {
@@ -228,28 +240,60 @@ export class PgReadOnlySql implements AnalyticsEngine {
 
   private async run(client: PoolClient, request: AnalyticsRequest, started: number): Promise<SqlRun> {
     const timeoutMs = Math.max(1, Math.round(this.options.timeoutMs));
+    const rowLimit = Math.min(request.limit, this.options.rowLimit);
+    const rows: Array<Array<string | number | null>> = [];
+    let columns: string[] = [];
+    let truncated: false | 'rows' | 'bytes' = false;
+    let bytes = 1;
+    const done = (): SqlRun => ({
+      ok: true,
+      columns,
+      rows,
+      truncated,
+      bytes: Math.max(bytes, 2),
+      elapsedMs: Math.round((performance.now() - started) * 10) / 10,
+    });
+    // pg buffers a whole row before handing it over: one value of hundreds of MB would be held in this
+    // process. So the socket is watched, and cut once far more bytes arrive than the result may hold.
+    const socket = (client as unknown as { connection?: { stream?: RawSocket } }).connection?.stream;
+    const rawCap = RAW_FACTOR * this.options.byteLimit + RAW_SLACK;
+    let received = 0;
+    let overflow = false;
+    let cursor: InstanceType<typeof import('pg-cursor')> | undefined;
     try {
       await client.query('BEGIN READ ONLY');
       await client.query(`SET LOCAL statement_timeout = ${timeoutMs}`);
-      const cursor = client.query(
+      socket?.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > rawCap && !overflow) {
+          overflow = true;
+          this.cut.add(client);
+          socket.destroy();
+        }
+      });
+      const reader = client.query(
         new this.Cursor(request.sql, request.params, { rowMode: 'array', types: RAW_TYPES as never }),
       );
-      const rowLimit = Math.min(request.limit, this.options.rowLimit);
-      const rows: Array<Array<string | number | null>> = [];
-      let columns: string[] = [];
+      cursor = reader;
       let types: number[] = [];
-      let truncated: false | 'rows' | 'bytes' = false;
-      let bytes = 1;
-      reading: for (;;) {
-        const want = Math.min(BATCH, rowLimit - rows.length + 1);
+      let rawPerRow = 0;
+      reading: for (let reads = 0; ; reads++) {
+        // Few rows first; then as many as the byte budget left can hold, by the rows' size so far.
+        const fit = rawPerRow > 0 ? Math.ceil((this.options.byteLimit - bytes) / rawPerRow) + 1 : FIRST_BATCH;
+        const want = Math.max(
+          1,
+          Math.min(reads === 0 ? FIRST_BATCH : BATCH, fit, rowLimit - rows.length + 1),
+        );
+        const before = received;
         const { rows: batch, fields } = await new Promise<{
           rows: Array<Array<string | null>>;
           fields: Array<{ name: string; dataTypeID: number }>;
         }>((resolve, reject) =>
-          cursor.read(want, (error, got, result) =>
+          reader.read(want, (error, got, result) =>
             error ? reject(error) : resolve({ rows: got as never, fields: (result?.fields ?? []) as never }),
           ),
         );
+        if (batch.length > 0) rawPerRow = Math.max(rawPerRow, (received - before) / batch.length);
         if (columns.length === 0 && fields.length > 0) {
           columns = fields.map((f) => f.name);
           types = fields.map((f) => f.dataTypeID);
@@ -271,16 +315,21 @@ export class PgReadOnlySql implements AnalyticsEngine {
         // A short batch: the cursor has no more rows.
         if (batch.length < want) break;
       }
+      // A cursor left open would keep the connection busy: closed first, then the transaction undone.
+      await reader.close();
       await client.query('ROLLBACK');
-      return {
-        ok: true,
-        columns,
-        rows,
-        truncated,
-        bytes: Math.max(bytes, 2),
-        elapsedMs: Math.round((performance.now() - started) * 10) / 10,
-      };
+      return done();
     } catch (error) {
+      if (overflow) {
+        // The rows already read fit; the next one would not (the connection is gone with it).
+        truncated = 'bytes';
+        if (columns.length === 0) {
+          const fields = (cursor as unknown as { _result?: { fields?: Array<{ name: string }> } })?._result
+            ?.fields;
+          columns = (fields ?? []).map((f) => f.name);
+        }
+        return done();
+      }
       const code = (error as { code?: unknown }).code;
       if (code === '57014') {
         return {

@@ -259,6 +259,17 @@ describe.skipIf(!engine)('consulta_sql answers valid read-only PostgreSQL', () =
     expect(bytes.bytes).toBe(Buffer.byteLength(JSON.stringify(bytes.rows)));
   });
 
+  it('cuts off a row far larger than the byte limit before it reaches this process', async () => {
+    const rss = process.memoryUsage().rss;
+    const huge = await academy.client.query({
+      sql: "SELECT 1 AS n, '' AS relleno UNION ALL SELECT 2, repeat('x', 100000000)",
+    });
+    expect(huge).toMatchObject({ rows: [[1, '']], truncated: true, truncated_by: 'bytes' });
+    // Held whole, the 100 MB value would have grown this process by far more than this.
+    expect(process.memoryUsage().rss - rss).toBeLessThan(60 * 1024 * 1024);
+    expect((await academy.client.query({ sql: 'SELECT 1 AS uno' })).rows).toEqual([[1]]);
+  });
+
   it('answers 9000 nested parentheses cleanly, with no internals', async () => {
     const sql = `SELECT ${'('.repeat(9000)}1${')'.repeat(9000)} AS x`;
     const outcome = await academy.client.query({ sql }).then(
