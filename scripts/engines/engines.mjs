@@ -24,7 +24,7 @@ export const ENGINE_SUITES = {
     {
       filter: '@code-cluster/hub-mcp',
       dir: 'apps/hub',
-      files: ['test/processes.test.ts', 'test/nats-fault.test.ts'],
+      files: ['test/processes.test.ts', 'test/nats-fault.test.ts', 'test/replicas.test.ts'],
     },
   ],
 };
