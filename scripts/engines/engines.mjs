@@ -27,6 +27,9 @@ export const ENGINE_SUITES = {
       files: ['test/processes.test.ts', 'test/nats-fault.test.ts', 'test/replicas.test.ts'],
     },
   ],
+  postgres: [
+    { filter: '@code-cluster/systems', dir: 'packages/systems', files: ['src/storage/postgres.test.ts'] },
+  ],
 };
 
 /** True when a missing engine must fail the run instead of skipping its suites. */
