@@ -20,7 +20,11 @@ for (const name of Object.keys(ENGINE_SUITES)) {
 }
 if (failed) process.exit(1);
 if (process.argv.includes('--check')) {
-  say(`test:engines: ${Object.values(ENGINES).map((e) => e.what).join(', ')} reachable`);
+  say(
+    `test:engines: ${Object.values(ENGINES)
+      .map((e) => e.what)
+      .join(', ')} reachable`,
+  );
   process.exit(0);
 }
 
