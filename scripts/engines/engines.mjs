@@ -27,6 +27,14 @@ export const ENGINE_SUITES = {
       files: ['test/processes.test.ts', 'test/nats-fault.test.ts'],
     },
   ],
+  postgres: [
+    {
+      filter: '@code-cluster/systems',
+      dir: 'packages/systems',
+      files: ['src/roverdt/system.test.ts', 'src/roverdt/bin.test.ts'],
+    },
+    { filter: '@code-cluster/roverdt-mcp', dir: 'apps/roverdt', files: ['test/postgres.test.ts'] },
+  ],
 };
 
 /** True when a missing engine must fail the run instead of skipping its suites. */

@@ -1,7 +1,7 @@
 import { createKitServer, Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { RoverdtClient } from '@code-cluster/shared/roverdt';
-import { createRoverdtSystem, type RoverdtSystem, type RoverSeed } from '@code-cluster/systems/roverdt';
+import { openRoverdtSystem, type RoverdtSystem, type RoverSeed } from '@code-cluster/systems/roverdt';
 import { type SpawnOptions, spawnServerWithData } from '@code-cluster/testkit';
 import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
@@ -40,7 +40,7 @@ export interface EmbeddedOptions {
 
 /** roverdt-mcp over an embedded twin (reference map, in-memory SQLite), with a real SDK client. */
 export async function connectEmbedded(options: EmbeddedOptions = {}) {
-  const system: RoverdtSystem = createRoverdtSystem({
+  const system: RoverdtSystem = await openRoverdtSystem({
     file: ':memory:',
     ...(options.rovers ? { rovers: options.rovers } : {}),
   });
