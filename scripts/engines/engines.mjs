@@ -31,9 +31,13 @@ export const ENGINE_SUITES = {
     {
       filter: '@code-cluster/systems',
       dir: 'packages/systems',
-      files: ['src/roverdt/system.test.ts', 'src/roverdt/bin.test.ts'],
+      files: ['src/roverdt/system.test.ts', 'src/roverdt/bin.test.ts', 'src/roverdt/engine-fault.test.ts'],
     },
-    { filter: '@code-cluster/roverdt-mcp', dir: 'apps/roverdt', files: ['test/postgres.test.ts'] },
+    {
+      filter: '@code-cluster/roverdt-mcp',
+      dir: 'apps/roverdt',
+      files: ['test/postgres.test.ts', 'test/tools.test.ts'],
+    },
   ],
 };
 

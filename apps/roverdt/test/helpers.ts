@@ -36,12 +36,16 @@ export interface EmbeddedOptions {
   capabilities?: ClientCapabilities;
   /** Rovers other than the reference one (e.g. with a low battery). */
   rovers?: RoverSeed[];
+  /** The twin on PostgreSQL, in a schema of the test's own, instead of in-memory SQLite. */
+  database?: { url: string; schema: string };
 }
 
-/** roverdt-mcp over an embedded twin (reference map, in-memory SQLite), with a real SDK client. */
+/** roverdt-mcp over an embedded twin (reference map, in-memory SQLite or PostgreSQL), with a real SDK client. */
 export async function connectEmbedded(options: EmbeddedOptions = {}) {
   const system: RoverdtSystem = await openRoverdtSystem({
-    file: ':memory:',
+    ...(options.database
+      ? { databaseUrl: options.database.url, databaseSchema: options.database.schema }
+      : { file: ':memory:' }),
     ...(options.rovers ? { rovers: options.rovers } : {}),
   });
   const roverdt = new RoverdtClient(inProcessTransport(() => system.handler));
