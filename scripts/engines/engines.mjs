@@ -28,7 +28,21 @@ export const ENGINE_SUITES = {
     },
   ],
   postgres: [
-    { filter: '@code-cluster/systems', dir: 'packages/systems', files: ['src/storage/postgres.test.ts'] },
+    {
+      filter: '@code-cluster/systems',
+      dir: 'packages/systems',
+      files: [
+        'src/storage/postgres.test.ts',
+        'src/roverdt/system.test.ts',
+        'src/roverdt/bin.test.ts',
+        'src/roverdt/engine-fault.test.ts',
+      ],
+    },
+    {
+      filter: '@code-cluster/roverdt-mcp',
+      dir: 'apps/roverdt',
+      files: ['test/postgres.test.ts', 'test/tools.test.ts'],
+    },
   ],
 };
 

@@ -88,7 +88,15 @@ export const SYSTEMS = {
   },
   roverdt: {
     defaultPort: 7404,
-    create: async () => (await import('./roverdt/index.js')).createRoverdtSystem().handler,
+    // The rovers' state on PostgreSQL at ROVERDT_DATABASE_URL (schema roverdt), else SQLite in the data dir.
+    create: async () => {
+      const { openRoverdtSystem } = await import('./roverdt/index.js');
+      return (await onDatabase('roverdt', (url) => openRoverdtSystem({ databaseUrl: url }))).handler;
+    },
+    migrate: async (url) => {
+      const { migrateRoverdt } = await import('./roverdt/index.js');
+      return migrateRoverdt(url);
+    },
   },
   lab: {
     defaultPort: 7405,
