@@ -96,7 +96,7 @@ function describeSetting({ key, spec, transport, schema, fallback }) {
     description: spec.description,
     // Credentials are the settings named for them (apiToken, operatorToken, httpToken), and the database
     // URLs, which may carry a password (databaseUrl, analyticsDatabaseUrl).
-    secret: /Token$|DatabaseUrl$/.test(key),
+    secret: /Token$|[dD]atabaseUrl$/.test(key),
     // Transport settings (--transport http and its options) are for deployments, not for a client's config.
     ...(transport ? { transport: true } : {}),
   };
