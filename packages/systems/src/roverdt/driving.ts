@@ -109,7 +109,11 @@ export class Driving {
       driven = await this.drive(tx, r, route, index);
     }
     const after = await this.fleet.route(r.id, route.id, tx);
-    return { ...driven, route: this.fleet.routeDto(after), rover: await this.fleet.roverDto(r, tx) };
+    return {
+      ...driven,
+      route: await this.fleet.routeDto(after, tx),
+      rover: await this.fleet.roverDto(r, tx),
+    };
   }
 
   /** Moves along the leg's cells, stopping before soft sand; records where the rover ends. */

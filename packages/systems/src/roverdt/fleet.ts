@@ -101,7 +101,15 @@ export class Fleet {
     };
   }
 
-  routeDto(r: RouteRow): Route {
+  /** A route as the API gives it; `hazards_ahead` from the rover's known hazards as `db` sees them. */
+  async routeDto(r: RouteRow, db: RoverdtStatements = this.store): Promise<Route> {
+    const known = await db.knownHazards(r.rover_id);
+    const ahead = new Set(
+      r.plan.legs
+        .slice(r.legs_done)
+        .flatMap((leg) => leg.cells)
+        .filter((cell) => known.has(cell)),
+    );
     return {
       id: r.id,
       rover_id: r.rover_id,
@@ -123,6 +131,7 @@ export class Fleet {
       energy_wh: round(r.plan.energy_wh),
       battery_after_pct: round(r.plan.battery_after_pct),
       legs_done: r.legs_done,
+      hazards_ahead: [...ahead].map((cell) => this.cell(cell)),
       created_at: isoUtc(r.created_ms),
       stop: r.stop,
     };

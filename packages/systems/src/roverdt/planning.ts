@@ -63,7 +63,7 @@ export class Planning {
       stop: null,
     };
     await store.insertRoute(row);
-    return this.fleet.routeDto(row);
+    return this.fleet.routeDto(row, store);
   }
 
   /** A goal the rover cannot stand on (where it is, a rock, known soft sand) is refused before any search. */

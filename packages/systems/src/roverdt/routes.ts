@@ -31,12 +31,13 @@ export function roverdtRoutes(fleet: Fleet, planning: Planning, driving: Driving
     getRover: async ({ params }) => fleet.roverDto(await fleet.rover(params.id)),
     listRoutes: async ({ params, query }) => {
       const r = await fleet.rover(params.id);
-      return { routes: (await fleet.store.listRoutes(r.id, query.limit)).map((row) => fleet.routeDto(row)) };
+      const rows = await fleet.store.listRoutes(r.id, query.limit);
+      return { routes: await Promise.all(rows.map((row) => fleet.routeDto(row))) };
     },
     planRoute: async ({ params, body }) => new Reply(201, await planning.plan(params.id, body.destination)),
     getRoute: async ({ params }) => {
       await fleet.rover(params.id);
-      return fleet.routeDto(await fleet.route(params.id, params.route));
+      return await fleet.routeDto(await fleet.route(params.id, params.route));
     },
     step: ({ params, body, signal }) => driving.step(params.id, params.route, body.legs, signal),
     wait: ({ params, body }) => waitFor(fleet, params.id, body.hours),
