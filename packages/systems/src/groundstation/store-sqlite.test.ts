@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../storage/index.js';
-import { openGroundstationStore } from './store.js';
+import { openGroundstationStore } from './store-sqlite.js';
 
 let dir: string;
 beforeEach(() => {
@@ -47,14 +47,14 @@ describe('openGroundstationStore', () => {
     await holder.locked;
     const store = openGroundstationStore(file);
     try {
-      expect(store.activeContacts('orbiteye-mx', 0, Number.MAX_SAFE_INTEGER)).toEqual([]);
+      expect(await store.activeContacts('orbiteye-mx', 0, Number.MAX_SAFE_INTEGER)).toEqual([]);
     } finally {
-      store.close();
+      await store.close();
     }
     expect(await holder.exited).toBe(0);
   });
 
-  it("upgrades a store of the previous build: its windows are kept as the operator's, and cl's is seeded", () => {
+  it("upgrades a store of the previous build: its windows are kept as the operator's, and cl's is seeded", async () => {
     // The schema version 1 files on users' disks: maintenance rows without source or cancellation.
     const file = join(dir, 'v1.db');
     const v1 = openDatabase(file, {
@@ -77,13 +77,13 @@ describe('openGroundstationStore', () => {
     v1.close();
     const store = openGroundstationStore(file);
     try {
-      const windows = store.maintenanceEndingAfter('orbiteye-cl', Date.parse('2026-12-01T00:00:00Z'));
+      const windows = await store.maintenanceEndingAfter('orbiteye-cl', Date.parse('2026-12-01T00:00:00Z'));
       expect(windows.map((w) => [w.id, w.source, w.cancelled_ms])).toEqual([
         ['mt-00000000c1a0', 'referencia', null],
         ['mt-0123456789ab', 'operador', null],
       ]);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });
