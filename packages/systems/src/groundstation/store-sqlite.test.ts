@@ -86,4 +86,44 @@ describe('openGroundstationStore', () => {
       await store.close();
     }
   });
+
+  it('keeps a call of another request out of an open transaction until it commits or rolls back', async () => {
+    const store = openGroundstationStore(join(dir, 'queue.db'));
+    try {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const row = {
+        id: 'ct-0000000000aa',
+        station: 'orbiteye-mx',
+        antenna: 'mx-s1',
+        norad_id: 39035,
+        start_ms: 1_000_000,
+        end_ms: 2_000_000,
+        status: 'programado' as const,
+        created_ms: 0,
+        cancelled_ms: null,
+      };
+      // A transaction that writes, then waits on something else (as a body that awaits may), then fails.
+      const transaction = store.transaction(async (tx) => {
+        await tx.insertContact(row);
+        await gate;
+        throw new Error('rolled back');
+      });
+      let read: unknown;
+      const reading = store.getContact(row.id).then((found) => {
+        read = found ?? 'none';
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      // On the one connection, a read now would see the uncommitted row: it waits for the transaction.
+      expect(read).toBeUndefined();
+      release();
+      await expect(transaction).rejects.toThrow('rolled back');
+      await reading;
+      expect(read).toBe('none');
+    } finally {
+      await store.close();
+    }
+  });
 });
