@@ -27,6 +27,18 @@ export const ENGINE_SUITES = {
       files: ['test/processes.test.ts', 'test/nats-fault.test.ts'],
     },
   ],
+  postgres: [
+    {
+      filter: '@code-cluster/systems',
+      dir: 'packages/systems',
+      files: ['src/groundstation/system.test.ts', 'src/groundstation/postgres.test.ts'],
+    },
+    {
+      filter: '@code-cluster/groundstation-mcp',
+      dir: 'apps/groundstation',
+      files: ['test/postgres.test.ts'],
+    },
+  ],
 };
 
 /** True when a missing engine must fail the run instead of skipping its suites. */
