@@ -36,7 +36,7 @@ export const ENGINE_SUITES = {
     {
       filter: '@code-cluster/groundstation-mcp',
       dir: 'apps/groundstation',
-      files: ['test/postgres.test.ts'],
+      files: ['test/tools.test.ts', 'test/postgres.test.ts'],
     },
   ],
 };
