@@ -3,7 +3,10 @@
 // two replicas (two pools on one schema) racing for one window yield exactly one winner, and
 // `code-systems migrate groundstation` is idempotent.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inProcessTransport, type SystemError } from '@code-cluster/shared';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
@@ -323,11 +326,14 @@ describe.skipIf(!db)('two replicas racing on one PostgreSQL', () => {
   });
 });
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, GROUNDSTATION_DATABASE_URL: '' },
+      env: { ...process.env, GROUNDSTATION_DATABASE_URL: '', ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -383,5 +389,20 @@ describe.skipIf(!db)('code-systems and the ground station on PostgreSQL (the bui
     expect(stderr.trim().split('\n')).toEqual([
       expect.stringContaining(`GROUNDSTATION_DATABASE_URL ${url}: PostgreSQL unusable`),
     ]);
+  });
+});
+
+describe('code-systems migrate groundstation without a URL (the built bin)', () => {
+  it('creates the SQLite file in the data dir, then finds it up to date', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'code-gs-migrate-'));
+    try {
+      for (let time = 0; time < 2; time++) {
+        const { code, stdout } = await run(['migrate', 'groundstation'], { CODE_CLUSTER_DATA_DIR: dir });
+        expect(code).toBe(0);
+        expect(stdout).toBe(`groundstation: SQLite file ${join(dir, 'groundstation.db')} at version 2\n`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
