@@ -44,6 +44,18 @@ export const ENGINE_SUITES = {
       files: ['test/postgres.test.ts', 'test/tools.test.ts'],
     },
   ],
+  postgres: [
+    {
+      filter: '@code-cluster/systems',
+      dir: 'packages/systems',
+      files: ['src/groundstation/system.test.ts', 'src/groundstation/postgres.test.ts'],
+    },
+    {
+      filter: '@code-cluster/groundstation-mcp',
+      dir: 'apps/groundstation',
+      files: ['test/tools.test.ts', 'test/postgres.test.ts'],
+    },
+  ],
 };
 
 /** True when a missing engine must fail the run instead of skipping its suites. */

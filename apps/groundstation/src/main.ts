@@ -11,8 +11,9 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
   options,
   scopes: SCOPES,
   async start(config, logger, principals) {
-    // A data dir that cannot be written fails every call of the embedded system: say so once and stop.
-    if (!config.apiUrl) {
+    // A data dir that cannot be written fails every call of the embedded system on SQLite: say so once and
+    // stop. On PostgreSQL (GROUNDSTATION_DATABASE_URL) the data dir holds nothing of it.
+    if (!config.apiUrl && !config.databaseUrl) {
       const { dataDirUsable } = await import('@code-cluster/systems/storage');
       if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
     }
@@ -35,7 +36,13 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
       name: 'ground station system',
       logger,
       load: async () =>
-        (await import('@code-cluster/systems/groundstation')).createGroundstationSystem({ operatorToken }),
+        (await import('@code-cluster/systems/groundstation')).openGroundstationSystem({
+          operatorToken,
+          databaseUrl: config.databaseUrl,
+          onError: (error) => logger.error('ground station system error', { error }),
+        }),
+      // On PostgreSQL the system is opened at start: a URL that cannot be used is a setting error, said once.
+      engine: { variable: 'GROUNDSTATION_DATABASE_URL', url: config.databaseUrl, what: 'PostgreSQL' },
     });
     const groundstation = new GroundstationClient(system.transport, operatorToken ? { operatorToken } : {});
     return {

@@ -1,4 +1,4 @@
-import { systemOptions } from '@code-cluster/mcp-kit';
+import { databaseOptions, systemOptions } from '@code-cluster/mcp-kit';
 import { z } from 'zod';
 import { SCOPES } from './deps.js';
 
@@ -8,6 +8,7 @@ import { SCOPES } from './deps.js';
  */
 export const options = {
   ...systemOptions('GROUNDSTATION', 'ground station system'),
+  ...databaseOptions('GROUNDSTATION'),
   scope: {
     flag: 'scope',
     env: 'GROUNDSTATION_SCOPE',

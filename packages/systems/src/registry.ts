@@ -59,15 +59,23 @@ export const SYSTEMS = {
   groundstation: {
     defaultPort: 7402,
     // Operator actions need GROUNDSTATION_OPERATOR_TOKEN; without it the system refuses them all. Bookings
-    // are judged by the satdt service at GROUNDSTATION_SATDT_API_URL, else by an embedded satdt system.
-    create: async () =>
-      (await import('./groundstation/index.js')).createGroundstationSystem({
-        operatorToken: process.env.GROUNDSTATION_OPERATOR_TOKEN || undefined,
-        satdt: {
-          apiUrl: process.env.GROUNDSTATION_SATDT_API_URL || undefined,
-          apiToken: process.env.GROUNDSTATION_SATDT_API_TOKEN || undefined,
-        },
-      }).handler,
+    // are judged by the satdt service at GROUNDSTATION_SATDT_API_URL, else by an embedded satdt system. The
+    // contact book on PostgreSQL at GROUNDSTATION_DATABASE_URL (schema groundstation), else SQLite.
+    create: async () => {
+      const { openGroundstationSystem } = await import('./groundstation/index.js');
+      const system = await onDatabase('groundstation', (url) =>
+        openGroundstationSystem({
+          operatorToken: process.env.GROUNDSTATION_OPERATOR_TOKEN || undefined,
+          satdt: {
+            apiUrl: process.env.GROUNDSTATION_SATDT_API_URL || undefined,
+            apiToken: process.env.GROUNDSTATION_SATDT_API_TOKEN || undefined,
+          },
+          databaseUrl: url,
+        }),
+      );
+      return system.handler;
+    },
+    migrate: async (url) => (await import('./groundstation/index.js')).migrateGroundstation(url),
   },
   hub: {
     defaultPort: 7403,
