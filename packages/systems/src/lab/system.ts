@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import type { RestHandler } from '@code-cluster/shared';
+import { type RestHandler, withoutPassword } from '@code-cluster/shared';
 import { labApi } from '@code-cluster/shared/lab';
 import { routes } from '../http/router.js';
 import { dataFile } from '../storage/index.js';
@@ -138,8 +138,16 @@ export async function migrateLab(databaseUrl: string | undefined): Promise<strin
     return said(`SQLite ${file}`, from, to);
   }
   const { openPostgresLabStore } = await import('./postgres-store.js');
-  const from = await pgSchemaVersion(databaseUrl);
-  const store = await openPostgresLabStore({ url: databaseUrl });
+  let store: Awaited<ReturnType<typeof openPostgresLabStore>>;
+  let from: number;
+  try {
+    from = await pgSchemaVersion(databaseUrl);
+    store = await openPostgresLabStore({ url: databaseUrl });
+  } catch (error) {
+    throw new Error(
+      `PostgreSQL ${withoutPassword(databaseUrl)} unusable (${error instanceof Error ? error.message : error})`,
+    );
+  }
   try {
     return said(`PostgreSQL ${store.where}`, from, await store.version());
   } finally {
