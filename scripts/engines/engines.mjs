@@ -27,6 +27,19 @@ export const ENGINE_SUITES = {
       files: ['test/processes.test.ts', 'test/nats-fault.test.ts'],
     },
   ],
+  postgres: [
+    {
+      filter: '@code-cluster/systems',
+      dir: 'packages/systems',
+      files: [
+        'src/lab/system.test.ts',
+        'src/lab/student-labs.test.ts',
+        'src/lab/replicas.test.ts',
+        'src/lab/migrate.test.ts',
+      ],
+    },
+    { filter: '@code-cluster/lab-mcp', dir: 'apps/lab', files: ['test/postgres.test.ts'] },
+  ],
 };
 
 /** True when a missing engine must fail the run instead of skipping its suites. */

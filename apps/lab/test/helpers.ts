@@ -44,12 +44,15 @@ export async function embeddedLab(
 ): Promise<Embedded> {
   const { protocolVersion, capabilities, ...systemOptions } = options;
   const system = createLabSystem({ file: join(dir, 'lab.db'), ...systemOptions });
-  const connection = await connectLab(system, {
-    protocolVersion,
-    capabilities,
-    afterClose: () => system.close(),
-  });
-  return { ...connection, system };
+  const connection = await connectLab(system, { protocolVersion, capabilities });
+  return {
+    ...connection,
+    system,
+    close: async () => {
+      await connection.close();
+      await system.close();
+    },
+  };
 }
 
 export async function callTool(client: Client, name: string, args: Record<string, unknown>) {
