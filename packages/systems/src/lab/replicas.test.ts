@@ -149,4 +149,38 @@ describe.runIf(bin)('the lab on a PostgreSQL of its own that dies', () => {
       await system.close();
     }
   });
+  it('a grading the engine dies under is reported, and the next submission is graded once it is back', async (ctx) => {
+    const place = here(ctx);
+    const server = await OwnPostgres.start(bin!);
+    owned.push(server);
+    const errors: unknown[] = [];
+    const system = await openLabSystem({
+      databaseUrl: server.url,
+      queryTimeoutMs: 2_000,
+      stepDelayMs: 100,
+      academyFile: join(place.dir, 'academy.db'),
+      onError: (error) => errors.push(error),
+    });
+    try {
+      const lab = client(system);
+      const session = await lab.startSession({ lab: 'mcp-handshake', student: 'ana-garcia' });
+      const first = await lab.submit(session.id, HANDSHAKE);
+      while ((await lab.result(first.id)).rules.length === 0) await new Promise((r) => setTimeout(r, 20));
+      await server.kill();
+      await system.idle();
+      expect(errors.map(String).join('\n')).toContain('El sistema lab no está disponible');
+      await server.restart();
+      let second: Awaited<ReturnType<LabClient['submit']>> | undefined;
+      for (let tries = 0; !second && tries < 50; tries++) {
+        second = await lab.submit(session.id, HANDSHAKE).catch(async () => {
+          await new Promise((r) => setTimeout(r, 100));
+          return undefined;
+        });
+      }
+      await system.idle();
+      expect((await lab.result(second!.id)).submission.status).toBe('evaluada');
+    } finally {
+      await system.close();
+    }
+  });
 });
