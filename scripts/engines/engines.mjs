@@ -38,7 +38,11 @@ export const ENGINE_SUITES = {
         'src/lab/migrate.test.ts',
       ],
     },
-    { filter: '@code-cluster/lab-mcp', dir: 'apps/lab', files: ['test/postgres.test.ts'] },
+    {
+      filter: '@code-cluster/lab-mcp',
+      dir: 'apps/lab',
+      files: ['test/postgres.test.ts', 'test/tools.test.ts'],
+    },
   ],
 };
 
