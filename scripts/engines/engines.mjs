@@ -33,27 +33,27 @@ export const ENGINE_SUITES = {
       dir: 'packages/systems',
       files: [
         'src/storage/postgres.test.ts',
+        'src/groundstation/system.test.ts',
+        'src/groundstation/postgres.test.ts',
+        'src/lab/system.test.ts',
+        'src/lab/student-labs.test.ts',
+        'src/lab/replicas.test.ts',
+        'src/lab/migrate.test.ts',
         'src/roverdt/system.test.ts',
         'src/roverdt/bin.test.ts',
         'src/roverdt/engine-fault.test.ts',
       ],
     },
     {
-      filter: '@code-cluster/roverdt-mcp',
-      dir: 'apps/roverdt',
-      files: ['test/postgres.test.ts', 'test/tools.test.ts'],
-    },
-  ],
-  postgres: [
-    {
-      filter: '@code-cluster/systems',
-      dir: 'packages/systems',
-      files: ['src/groundstation/system.test.ts', 'src/groundstation/postgres.test.ts'],
-    },
-    {
       filter: '@code-cluster/groundstation-mcp',
       dir: 'apps/groundstation',
       files: ['test/tools.test.ts', 'test/postgres.test.ts'],
+    },
+    { filter: '@code-cluster/lab-mcp', dir: 'apps/lab', files: ['test/postgres.test.ts', 'test/tools.test.ts'] },
+    {
+      filter: '@code-cluster/roverdt-mcp',
+      dir: 'apps/roverdt',
+      files: ['test/postgres.test.ts', 'test/tools.test.ts'],
     },
   ],
 };

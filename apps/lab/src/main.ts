@@ -1,5 +1,6 @@
 import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { LabClient } from '@code-cluster/shared/lab';
+import type { LabSystem } from '@code-cluster/systems/lab';
 import type { LabDeps } from './deps.js';
 import { identity, labServer } from './server.js';
 import { options } from './settings.js';
@@ -9,26 +10,37 @@ const app: ServerApp<typeof options, LabDeps> = {
   summary: 'MCP server of the CO.DE lab suite (labs, sessions, submissions, automatic grading)',
   options,
   async start(config, logger) {
-    if (!config.apiUrl) {
+    // A data dir that cannot be written fails every call of the embedded system on SQLite: say so once.
+    if (!config.apiUrl && !config.databaseUrl) {
       const { dataDirUsable } = await import('@code-cluster/systems/storage');
       if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
     }
-    // The embedded lab suite (SQLite under CODE_CLUSTER_DATA_DIR) opens on first use, not at start-up.
+    // The embedded lab suite on SQLite (under CODE_CLUSTER_DATA_DIR) opens on first use; on PostgreSQL
+    // (LAB_DATABASE_URL) at start, where a URL that cannot be used is one stderr line and exit 2.
+    let embedded: LabSystem | undefined;
     const system = await connectSystem(config, {
       name: 'lab suite',
       logger,
-      load: async () =>
-        (await import('@code-cluster/systems/lab')).createLabSystem({
+      engine: { variable: 'LAB_DATABASE_URL', url: config.databaseUrl, what: 'PostgreSQL' },
+      load: async () => {
+        embedded = await (await import('@code-cluster/systems/lab')).openLabSystem({
+          databaseUrl: config.databaseUrl,
           gradingBudgetMs: config.gradingBudgetMs,
           academyApiUrl: config.academyApiUrl,
           academyApiToken: config.academyApiToken,
           onError: (error) => logger.error('lab system error', { error }),
-        }),
+        });
+        return embedded;
+      },
     });
     return {
       definition: labServer,
       deps: { lab: new LabClient(system.transport), pollIntervalMs: config.pollIntervalMs },
-      close: system.close,
+      // The grading in progress is handed back (a store write, on PostgreSQL a round trip) before exit.
+      close: async () => {
+        await system.close();
+        await embedded?.close();
+      },
     };
   },
 };

@@ -109,11 +109,19 @@ export const SYSTEMS = {
   lab: {
     defaultPort: 7405,
     // Students are checked against LAB_ACADEMY_API_URL's roster, else the academy of the same data dir.
-    create: async () =>
-      (await import('./lab/index.js')).createLabSystem({
-        academyApiUrl: process.env.LAB_ACADEMY_API_URL || undefined,
-        academyApiToken: process.env.LAB_ACADEMY_API_TOKEN || undefined,
-      }).handler,
+    // The store on PostgreSQL at LAB_DATABASE_URL (schema lab), else SQLite in the data dir.
+    create: async () => {
+      const { openLabSystem } = await import('./lab/index.js');
+      const system = await onDatabase('lab', (url) =>
+        openLabSystem({
+          academyApiUrl: process.env.LAB_ACADEMY_API_URL || undefined,
+          academyApiToken: process.env.LAB_ACADEMY_API_TOKEN || undefined,
+          databaseUrl: url,
+        }),
+      );
+      return system.handler;
+    },
+    migrate: async (url) => (await import('./lab/index.js')).migrateLab(url),
   },
   academy: {
     defaultPort: 7406,
