@@ -49,7 +49,11 @@ export const ENGINE_SUITES = {
       dir: 'apps/groundstation',
       files: ['test/tools.test.ts', 'test/postgres.test.ts'],
     },
-    { filter: '@code-cluster/lab-mcp', dir: 'apps/lab', files: ['test/postgres.test.ts', 'test/tools.test.ts'] },
+    {
+      filter: '@code-cluster/lab-mcp',
+      dir: 'apps/lab',
+      files: ['test/postgres.test.ts', 'test/tools.test.ts'],
+    },
     {
       filter: '@code-cluster/roverdt-mcp',
       dir: 'apps/roverdt',

@@ -1,6 +1,5 @@
 import { connectSystem, runServer, type ServerApp } from '@code-cluster/mcp-kit';
 import { LabClient } from '@code-cluster/shared/lab';
-import type { LabSystem } from '@code-cluster/systems/lab';
 import type { LabDeps } from './deps.js';
 import { identity, labServer } from './server.js';
 import { options } from './settings.js';
@@ -17,30 +16,24 @@ const app: ServerApp<typeof options, LabDeps> = {
     }
     // The embedded lab suite on SQLite (under CODE_CLUSTER_DATA_DIR) opens on first use; on PostgreSQL
     // (LAB_DATABASE_URL) at start, where a URL that cannot be used is one stderr line and exit 2.
-    let embedded: LabSystem | undefined;
     const system = await connectSystem(config, {
       name: 'lab suite',
       logger,
       engine: { variable: 'LAB_DATABASE_URL', url: config.databaseUrl, what: 'PostgreSQL' },
-      load: async () => {
-        embedded = await (await import('@code-cluster/systems/lab')).openLabSystem({
+      load: async () =>
+        (await import('@code-cluster/systems/lab')).openLabSystem({
           databaseUrl: config.databaseUrl,
           gradingBudgetMs: config.gradingBudgetMs,
           academyApiUrl: config.academyApiUrl,
           academyApiToken: config.academyApiToken,
           onError: (error) => logger.error('lab system error', { error }),
-        });
-        return embedded;
-      },
+        }),
     });
     return {
       definition: labServer,
       deps: { lab: new LabClient(system.transport), pollIntervalMs: config.pollIntervalMs },
-      // The grading in progress is handed back (a store write, on PostgreSQL a round trip) before exit.
-      close: async () => {
-        await system.close();
-        await embedded?.close();
-      },
+      // Awaited by the shutdown: the grading in progress is handed back (a store write) before exit.
+      close: system.close,
     };
   },
 };
