@@ -17,11 +17,19 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
       const { dataDirUsable } = await import('@code-cluster/systems/storage');
       if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
     }
-    // An operator token of MCP_HTTP_TOKENS_FILE needs the operator credential as much as --scope operador.
-    const operator = config.scope === 'operador' || principals.some((p) => p.scope === 'operador');
-    // Remote: the configured credential, and only in operator scope. Embedded: the system is this process's
-    // own, so in operator scope it gets a fresh credential only this server knows; otherwise none, and it
-    // refuses every operator action.
+    // An operator token of MCP_HTTP_TOKENS_FILE needs the operator credential as much as --scope operador;
+    // so does a session elevated by solicitar_acceso_operador: by the configured credential typed on a
+    // one-time page, or (GROUNDSTATION_ELEVATION=confirm) by a yes/no, embedded only — a remote system
+    // still needs the configured credential.
+    const canElevate =
+      config.scope === 'consulta' &&
+      !config.readOnly &&
+      (config.operatorToken !== undefined || (config.elevation === 'confirm' && !config.apiUrl));
+    const operator =
+      config.scope === 'operador' || principals.some((p) => p.scope === 'operador') || canElevate;
+    // Remote: the configured credential. Embedded: the system is this process's own, so whenever some
+    // session may act as operator it gets a fresh credential only this server knows; otherwise none, and
+    // it refuses every operator action.
     const operatorToken = !operator
       ? undefined
       : config.apiUrl
@@ -46,8 +54,17 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
     });
     const groundstation = new GroundstationClient(system.transport, operatorToken ? { operatorToken } : {});
     return {
-      definition: groundstationServer(config.scope, operator),
-      deps: { groundstation, scope: config.scope },
+      definition: groundstationServer(config.scope, operator, canElevate),
+      deps: {
+        groundstation,
+        scope: config.scope,
+        readOnly: config.readOnly,
+        elevation: {
+          possible: canElevate,
+          credential: config.operatorToken,
+          confirm: config.elevation === 'confirm',
+        },
+      },
       close: system.close,
     };
   },

@@ -20,6 +20,14 @@ export const options = {
     flag: 'operator-token',
     env: 'GROUNDSTATION_OPERATOR_TOKEN',
     schema: z.string().min(1).optional(),
-    description: "this server's operator credential for the remote system; used only with --scope operador",
+    description:
+      "the operator credential: this server's for the remote system (with --scope operador), and the one a person types to elevate a session (solicitar_acceso_operador, URL-mode elicitation)",
+  },
+  elevation: {
+    flag: 'elevation',
+    env: 'GROUNDSTATION_ELEVATION',
+    schema: z.enum(['off', 'confirm']).default('off'),
+    description:
+      "'confirm': a client with form-mode elicitation only may elevate a session with a yes/no; 'off' (default): only the credential on a one-time page (URL mode) elevates",
   },
 };

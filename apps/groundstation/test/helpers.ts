@@ -35,6 +35,9 @@ export interface EmbeddedOptions {
   toolTimeoutMs?: number;
   /** The system on PostgreSQL at this URL, in a schema of this connection's own; in-memory SQLite without. */
   databaseUrl?: string | undefined;
+  /** A `consulta` server that can elevate sessions (solicitar_acceso_operador), as main.ts builds it. */
+  elevation?: { credential?: string; confirm?: boolean };
+  logger?: Logger;
 }
 
 let worlds = 0;
@@ -49,16 +52,21 @@ export async function connectEmbedded(options: EmbeddedOptions = {}) {
     operatorToken: OPERATOR_TOKEN,
   });
   const scope = options.scope ?? 'consulta';
+  const elevation = options.elevation && {
+    possible: true,
+    credential: options.elevation.credential,
+    confirm: options.elevation.confirm ?? false,
+  };
   const groundstation = new GroundstationClient(
     inProcessTransport(() => system.handler),
-    scope === 'operador' ? { operatorToken: OPERATOR_TOKEN } : {},
+    scope === 'operador' || elevation ? { operatorToken: OPERATOR_TOKEN } : {},
   );
   return connectKitInMemory(
     createKitServer,
-    groundstationServer(scope),
-    { groundstation, scope },
+    elevation ? groundstationServer(scope, true, true) : groundstationServer(scope),
+    { groundstation, scope, ...(elevation ? { elevation } : {}), readOnly: options.readOnly },
     {
-      logger: quietLogger(),
+      logger: options.logger ?? quietLogger(),
       readOnly: options.readOnly,
       protocolVersion: options.protocolVersion,
       capabilities: options.capabilities,

@@ -407,6 +407,7 @@ for (const { engine, databaseUrl } of [
           ...NO_CLIENT_FEATURES,
           deps: { groundstation, scope: 'consulta' as const },
           signal: new AbortController().signal,
+          deadline: Date.now() + 30_000,
           logger: new Logger('test', 'emergency'),
           progress: async () => {},
           tools: new SessionTools(
