@@ -38,7 +38,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ensurePinned } from '../lib/pinned.mjs';
-import { deleteStream, enginesReport, runEnginesBench } from './lib/engines.mjs';
+import { benchDatabase, deleteStream, enginesReport, runEnginesBench } from './lib/engines.mjs';
 import { HttpSubject } from './lib/http-subject.mjs';
 import { buildDomainBundle, removeDomainBundle, runPassesBench } from './lib/passes.mjs';
 import { summariseProfile } from './lib/profile.mjs';
@@ -249,6 +249,8 @@ const serverBin = (name) => {
 };
 
 const BENCH_STREAM = `BENCH_HUB_${randomBytes(4).toString('hex')}`;
+const BOOKINGS_FROM_MS = Date.now() + 24 * 3_600_000;
+let benchDb;
 // Scale-out engines: each case one server, its SQLite default and its engine, the same write tool.
 const ENGINE_CASES = [
   {
@@ -265,6 +267,27 @@ const ENGINE_CASES = [
       HUB_NATS_STREAM: BENCH_STREAM,
     }),
     cleanup: (url) => deleteStream(url, BENCH_STREAM),
+  },
+  {
+    label: 'groundstation-mcp agendar_contacto',
+    engine: 'postgres',
+    server: 'groundstation-mcp',
+    bin: serverBin('groundstation-mcp'),
+    tool: 'agendar_contacto',
+    // One-minute windows one after another from a day ahead, on a geostationary satellite always above
+    // orbiteye-mx's mask (MEXSAT 3): every booking is valid, none overlaps another.
+    args: (i) => ({
+      estacion: 'orbiteye-mx',
+      norad_id: 39035,
+      inicio: new Date(BOOKINGS_FROM_MS + i * 61_000).toISOString(),
+      fin: new Date(BOOKINGS_FROM_MS + i * 61_000 + 60_000).toISOString(),
+    }),
+    sqliteEnv: () => serverEnv('groundstation-sqlite'),
+    engineEnv: async (adminUrl) => {
+      benchDb = await benchDatabase(adminUrl);
+      return { ...serverEnv('groundstation-postgres'), GROUNDSTATION_DATABASE_URL: benchDb.url };
+    },
+    cleanup: () => benchDb?.drop(),
   },
 ];
 

@@ -14,10 +14,31 @@ import { median, p90 } from './stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** Deletes a stream the bench made on the shared NATS (the client is a dependency of packages/systems). */
+// The engines' clients are dependencies of packages/systems, not of the root: loaded from there.
+const fromSystems = createRequire(join(here, '../../../packages/systems/package.json'));
+const load = (id) => import(pathToFileURL(fromSystems.resolve(id)).href);
+
+/** A database of the bench's own on the PostgreSQL of `adminUrl`: its URL, and how to drop it. */
+export async function benchDatabase(adminUrl) {
+  const { default: pg } = await load('pg');
+  const name = `code_bench_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** Deletes a stream the bench made on the shared NATS. */
 export async function deleteStream(natsUrl, stream) {
-  const from = createRequire(join(here, '../../../packages/systems/package.json'));
-  const load = (id) => import(pathToFileURL(from.resolve(id)).href);
   const [{ connect }, { jetstreamManager }] = await Promise.all([
     load('@nats-io/transport-node'),
     load('@nats-io/jetstream'),
