@@ -38,6 +38,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ensurePinned } from '../lib/pinned.mjs';
+import { benchDatabase, deleteStream, enginesReport, runEnginesBench } from './lib/engines.mjs';
 import { HttpSubject } from './lib/http-subject.mjs';
 import { buildDomainBundle, removeDomainBundle, runPassesBench } from './lib/passes.mjs';
 import { summariseProfile } from './lib/profile.mjs';
@@ -97,6 +98,7 @@ const PLAN = options.quick
       passesRuns: 3,
       profileWarmups: 200,
       profileMs: 2000,
+      engines: { sessions: 8, slices: 2, sliceMs: 300, noticeRounds: 10 },
     }
   : {
       // Every built server takes part in cold start and six at once (eight subjects with six servers):
@@ -117,6 +119,7 @@ const PLAN = options.quick
       passesRuns: 10,
       profileWarmups: 1000,
       profileMs: 8000,
+      engines: { sessions: 8, slices: 6, sliceMs: 500, noticeRounds: 50 },
     };
 const IDLE_WAIT_MS = 1000;
 const IN_FLIGHT = 16;
@@ -239,6 +242,55 @@ const HTTP_TOKEN = randomBytes(24).toString('base64url');
 const HTTP_SESSIONS = 16;
 const HTTP_ANCHOR = 'sdk-http';
 const HTTP_MODES = ['sse', 'json'];
+const serverBin = (name) => {
+  const server = SERVERS.find((s) => s.name === name);
+  if (!server) throw new Error(`${name} is not built: pnpm bench builds every server first`);
+  return server.bin;
+};
+
+const BENCH_STREAM = `BENCH_HUB_${randomBytes(4).toString('hex')}`;
+const BOOKINGS_FROM_MS = Date.now() + 24 * 3_600_000;
+let benchDb;
+// Scale-out engines: each case one server, its SQLite default and its engine, the same write tool.
+const ENGINE_CASES = [
+  {
+    label: 'hub-mcp publicar_evento',
+    engine: 'nats',
+    server: 'hub-mcp',
+    bin: serverBin('hub-mcp'),
+    tool: 'publicar_evento',
+    args: (i) => ({ topico: 'bench', tipo: 'n', datos: { i } }),
+    sqliteEnv: () => serverEnv('hub-sqlite'),
+    engineEnv: async (url) => ({
+      ...serverEnv('hub-nats'),
+      HUB_NATS_URL: url,
+      HUB_NATS_STREAM: BENCH_STREAM,
+    }),
+    cleanup: (url) => deleteStream(url, BENCH_STREAM),
+  },
+  {
+    label: 'groundstation-mcp agendar_contacto',
+    engine: 'postgres',
+    server: 'groundstation-mcp',
+    bin: serverBin('groundstation-mcp'),
+    tool: 'agendar_contacto',
+    // One-minute windows one after another from a day ahead, on a geostationary satellite always above
+    // orbiteye-mx's mask (MEXSAT 3): every booking is valid, none overlaps another.
+    args: (i) => ({
+      estacion: 'orbiteye-mx',
+      norad_id: 39035,
+      inicio: new Date(BOOKINGS_FROM_MS + i * 61_000).toISOString(),
+      fin: new Date(BOOKINGS_FROM_MS + i * 61_000 + 60_000).toISOString(),
+    }),
+    sqliteEnv: () => serverEnv('groundstation-sqlite'),
+    engineEnv: async (adminUrl) => {
+      benchDb = await benchDatabase(adminUrl);
+      return { ...serverEnv('groundstation-postgres'), GROUNDSTATION_DATABASE_URL: benchDb.url };
+    },
+    cleanup: () => benchDb?.drop(),
+  },
+];
+
 const HTTP_SUBJECTS = HTTP_MODES.flatMap((mode) => [
   {
     key: `${HTTP_ANCHOR}/${mode}`,
@@ -631,6 +683,8 @@ function report(results) {
     '',
     httpReport(results.http),
     '',
+    enginesReport(results.engines, { perS, ms }),
+    '',
     'targets are informational (PASS/MISS); the exit code does not depend on them.',
   ].join('\n');
 }
@@ -850,6 +904,14 @@ async function main() {
   const http = await overHttp();
   progress(`twin: whole-catalog passes, ${PLAN.passesWarmups} warm-up + ${PLAN.passesRuns} runs`);
   const passesResult = await passes();
+  progress('scale-out engines: the same servers on SQLite and on NATS JetStream / PostgreSQL');
+  const engines = await runEnginesBench({
+    cases: ENGINE_CASES,
+    hubBin: serverBin('hub-mcp'),
+    plan: PLAN.engines,
+    token: HTTP_TOKEN,
+    progress,
+  });
   machine.loadAfter = loadavg();
 
   const results = {
@@ -860,6 +922,7 @@ async function main() {
     underLoad: load,
     http,
     passes: passesResult,
+    engines,
   };
   process.stdout.write(`${report(results)}\n`);
   progress(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

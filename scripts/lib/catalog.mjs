@@ -94,8 +94,9 @@ function describeSetting({ key, spec, transport, schema, fallback }) {
     ...(schema.minimum !== undefined ? { min: schema.minimum } : {}),
     ...(schema.maximum !== undefined ? { max: schema.maximum } : {}),
     description: spec.description,
-    // Credentials are the settings named for them (apiToken, operatorToken, httpToken).
-    secret: /Token$/.test(key),
+    // Credentials are the settings named for them (apiToken, operatorToken, httpToken), and the database
+    // URLs, which may carry a password (databaseUrl, analyticsDatabaseUrl).
+    secret: /Token$|[dD]atabaseUrl$/.test(key),
     // Transport settings (--transport http and its options) are for deployments, not for a client's config.
     ...(transport ? { transport: true } : {}),
   };

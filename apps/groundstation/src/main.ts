@@ -11,16 +11,25 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
   options,
   scopes: SCOPES,
   async start(config, logger, principals) {
-    // A data dir that cannot be written fails every call of the embedded system: say so once and stop.
-    if (!config.apiUrl) {
+    // A data dir that cannot be written fails every call of the embedded system on SQLite: say so once and
+    // stop. On PostgreSQL (GROUNDSTATION_DATABASE_URL) the data dir holds nothing of it.
+    if (!config.apiUrl && !config.databaseUrl) {
       const { dataDirUsable } = await import('@code-cluster/systems/storage');
       if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
     }
-    // An operator token of MCP_HTTP_TOKENS_FILE needs the operator credential as much as --scope operador.
-    const operator = config.scope === 'operador' || principals.some((p) => p.scope === 'operador');
-    // Remote: the configured credential, and only in operator scope. Embedded: the system is this process's
-    // own, so in operator scope it gets a fresh credential only this server knows; otherwise none, and it
-    // refuses every operator action.
+    // An operator token of MCP_HTTP_TOKENS_FILE needs the operator credential as much as --scope operador;
+    // so does a session elevated by solicitar_acceso_operador: by the configured credential typed on a
+    // one-time page, or (GROUNDSTATION_ELEVATION=confirm) by a yes/no, embedded only — a remote system
+    // still needs the configured credential.
+    const canElevate =
+      config.scope === 'consulta' &&
+      !config.readOnly &&
+      (config.operatorToken !== undefined || (config.elevation === 'confirm' && !config.apiUrl));
+    const operator =
+      config.scope === 'operador' || principals.some((p) => p.scope === 'operador') || canElevate;
+    // Remote: the configured credential. Embedded: the system is this process's own, so whenever some
+    // session may act as operator it gets a fresh credential only this server knows; otherwise none, and
+    // it refuses every operator action.
     const operatorToken = !operator
       ? undefined
       : config.apiUrl
@@ -35,12 +44,27 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
       name: 'ground station system',
       logger,
       load: async () =>
-        (await import('@code-cluster/systems/groundstation')).createGroundstationSystem({ operatorToken }),
+        (await import('@code-cluster/systems/groundstation')).openGroundstationSystem({
+          operatorToken,
+          databaseUrl: config.databaseUrl,
+          onError: (error) => logger.error('ground station system error', { error }),
+        }),
+      // On PostgreSQL the system is opened at start: a URL that cannot be used is a setting error, said once.
+      engine: { variable: 'GROUNDSTATION_DATABASE_URL', url: config.databaseUrl, what: 'PostgreSQL' },
     });
     const groundstation = new GroundstationClient(system.transport, operatorToken ? { operatorToken } : {});
     return {
-      definition: groundstationServer(config.scope, operator),
-      deps: { groundstation, scope: config.scope },
+      definition: groundstationServer(config.scope, operator, canElevate),
+      deps: {
+        groundstation,
+        scope: config.scope,
+        readOnly: config.readOnly,
+        elevation: {
+          possible: canElevate,
+          credential: config.operatorToken,
+          confirm: config.elevation === 'confirm',
+        },
+      },
       close: system.close,
     };
   },

@@ -3,19 +3,23 @@ import pkg from '../package.json' with { type: 'json' };
 import type { GroundstationDeps, Scope } from './deps.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
-import { operatorTools, toolsFor } from './tools/index.js';
+import { DROP_TOOL, OPERATOR_TOOL_NAMES, REQUEST_TOOL } from './tools/access.js';
+import { toolsFor } from './tools/index.js';
 
 /** The server's name and version, stated once: its definition and its bin (`--version`) read them. */
 export const identity = { name: 'groundstation-mcp', version: pkg.version } as const;
 
 /**
  * The server as data; its tools depend on the scope (operator tools only in `operador`). `operatorSessions`:
- * some HTTP tokens are operators', so the operator tools exist and each session keeps them only if its
- * token's scope (else the process's) is `operador`.
+ * some sessions may hold operator rights — HTTP tokens of operators, or an elevation this process can grant
+ * (solicitar_acceso_operador) — so the operator tools exist and each session keeps them only while its own
+ * scope (its token's, else the process's, raised by an elevation) is `operador`. `elevation`: whether a
+ * session's tool list can change while it lasts.
  */
 export function groundstationServer(
   scope: Scope,
   operatorSessions = scope === 'operador',
+  elevation = false,
 ): ServerDefinition<GroundstationDeps> {
   return {
     ...identity,
@@ -27,16 +31,15 @@ export function groundstationServer(
       'con estado_estacion y reserva con agendar_contacto. Horas en ISO-8601 UTC.' +
       (scope === 'operador'
         ? ' Alcance de operador: programar_mantenimiento y cancelar_mantenimiento están disponibles.'
-        : ''),
-    tools: toolsFor(operatorSessions ? 'operador' : scope),
+        : ' Un operador puede pedir su acceso con solicitar_acceso_operador.'),
+    tools: toolsFor(scope, operatorSessions || elevation),
+    changes: { tools: elevation },
     sessionDeps: (deps, session) => {
       const own = (session.principal?.scope as Scope | undefined) ?? deps.scope;
-      if (own !== 'operador')
-        session.tools.setEnabled(
-          operatorTools.map((t) => t.name),
-          false,
-        );
-      return own === deps.scope ? deps : { ...deps, scope: own };
+      if (own === 'operador') session.tools.setEnabled([REQUEST_TOOL, DROP_TOOL], false);
+      else session.tools.setEnabled([...OPERATOR_TOOL_NAMES, DROP_TOOL], false);
+      // A session's own copy: an elevation changes this session's scope, no other's.
+      return { ...deps, scope: own };
     },
     resources: registerResources,
     prompts: registerPrompts,

@@ -1,4 +1,4 @@
-import { systemOptions } from '@code-cluster/mcp-kit';
+import { databaseOptions, systemOptions } from '@code-cluster/mcp-kit';
 import { z } from 'zod';
 import { SCOPES } from './deps.js';
 
@@ -8,6 +8,7 @@ import { SCOPES } from './deps.js';
  */
 export const options = {
   ...systemOptions('GROUNDSTATION', 'ground station system'),
+  ...databaseOptions('GROUNDSTATION'),
   scope: {
     flag: 'scope',
     env: 'GROUNDSTATION_SCOPE',
@@ -19,6 +20,14 @@ export const options = {
     flag: 'operator-token',
     env: 'GROUNDSTATION_OPERATOR_TOKEN',
     schema: z.string().min(1).optional(),
-    description: "this server's operator credential for the remote system; used only with --scope operador",
+    description:
+      "the operator credential: this server's for the remote system (with --scope operador), and the one a person types to elevate a session (solicitar_acceso_operador, URL-mode elicitation)",
+  },
+  elevation: {
+    flag: 'elevation',
+    env: 'GROUNDSTATION_ELEVATION',
+    schema: z.enum(['off', 'confirm']).default('off'),
+    description:
+      "'confirm': a client with form-mode elicitation only may elevate a session with a yes/no; 'off' (default): only the credential on a one-time page (URL mode) elevates",
   },
 };

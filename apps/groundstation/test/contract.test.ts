@@ -1,5 +1,6 @@
 import { argumentsOf, describeToolSurface, READ_ONLY, writes } from '@code-cluster/testkit/vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { after, connectEmbedded, resourceText } from './helpers.js';
 
@@ -29,16 +30,28 @@ describe('groundstation-mcp contract (CONTRACT.md)', () => {
       listar_mantenimientos: READ_ONLY,
       agendar_contacto: writes(),
       cancelar_contacto: writes({ destructive: true, idempotent: true }),
+      solicitar_acceso_operador: READ_ONLY,
     },
     descriptions: /Úsala/,
     snapshot: './snapshots/tools.json',
-    // The snapshot holds the operator scope's list, the widest.
+    // The snapshot holds every tool a session can ever see: those of a session that can be elevated, then
+    // what it sees once elevated (the operator tools and dejar_acceso_operador).
     snapshotTools: async () => {
-      const operator = await connectEmbedded({ scope: 'operador' });
+      const s = await connectEmbedded({
+        elevation: { confirm: true },
+        capabilities: { elicitation: { form: {} } },
+      });
       try {
-        return (await operator.client.listTools()).tools;
+        s.client.setRequestHandler(ElicitRequestSchema, () => ({
+          action: 'accept',
+          content: { confirmar: true },
+        }));
+        const before = (await s.client.listTools()).tools;
+        await s.client.callTool({ name: 'solicitar_acceso_operador', arguments: {} });
+        const elevated = (await s.client.listTools()).tools;
+        return [...before, ...elevated.filter((t) => !before.some((b) => b.name === t.name))];
       } finally {
-        await operator.close();
+        await s.close();
       }
     },
   });
@@ -55,6 +68,7 @@ describe('groundstation-mcp contract (CONTRACT.md)', () => {
       cancelar_contacto: { all: ['contacto_id'], required: ['contacto_id'] },
       agenda_estacion: { all: ['estacion', 'horas'], required: ['estacion'] },
       listar_mantenimientos: { all: ['estacion'], required: ['estacion'] },
+      solicitar_acceso_operador: { all: [], required: [] },
     });
   });
 

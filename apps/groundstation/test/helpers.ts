@@ -1,7 +1,7 @@
 import { createKitServer, Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
-import { createGroundstationSystem } from '@code-cluster/systems/groundstation';
+import { openGroundstationSystem } from '@code-cluster/systems/groundstation';
 import { type SpawnOptions, spawnServerWithData } from '@code-cluster/testkit';
 import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
@@ -33,26 +33,40 @@ export interface EmbeddedOptions {
   /** What the test client declares (elicitation, …); none by default. */
   capabilities?: ClientCapabilities;
   toolTimeoutMs?: number;
+  /** The system on PostgreSQL at this URL, in a schema of this connection's own; in-memory SQLite without. */
+  databaseUrl?: string | undefined;
+  /** A `consulta` server that can elevate sessions (solicitar_acceso_operador), as main.ts builds it. */
+  elevation?: { credential?: string; confirm?: boolean };
+  logger?: Logger;
 }
+
+let worlds = 0;
 
 /** groundstation-mcp over an embedded system (in-memory SQLite, pinned clock), with a real SDK client. */
 export async function connectEmbedded(options: EmbeddedOptions = {}) {
-  const system = createGroundstationSystem({
-    file: ':memory:',
+  const system = await openGroundstationSystem({
+    ...(options.databaseUrl
+      ? { databaseUrl: options.databaseUrl, databaseSchema: `gs_tools_${process.pid}_${++worlds}` }
+      : { file: ':memory:' }),
     now: () => Date.parse(PINNED),
     operatorToken: OPERATOR_TOKEN,
   });
   const scope = options.scope ?? 'consulta';
+  const elevation = options.elevation && {
+    possible: true,
+    credential: options.elevation.credential,
+    confirm: options.elevation.confirm ?? false,
+  };
   const groundstation = new GroundstationClient(
     inProcessTransport(() => system.handler),
-    scope === 'operador' ? { operatorToken: OPERATOR_TOKEN } : {},
+    scope === 'operador' || elevation ? { operatorToken: OPERATOR_TOKEN } : {},
   );
   return connectKitInMemory(
     createKitServer,
-    groundstationServer(scope),
-    { groundstation, scope },
+    elevation ? groundstationServer(scope, true, true) : groundstationServer(scope),
+    { groundstation, scope, ...(elevation ? { elevation } : {}), readOnly: options.readOnly },
     {
-      logger: quietLogger(),
+      logger: options.logger ?? quietLogger(),
       readOnly: options.readOnly,
       protocolVersion: options.protocolVersion,
       capabilities: options.capabilities,

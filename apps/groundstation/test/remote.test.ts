@@ -65,7 +65,7 @@ describe('groundstation-mcp against the ground station system over real loopback
     const id = (booked.result as { structuredContent: { contacto_id: string } }).structuredContent
       .contacto_id;
     // The booking lives in the remote system's store, not in the server's data dir.
-    expect(system.store.getContact(id)?.status).toBe('programado');
+    expect((await system.store.getContact(id))?.status).toBe('programado');
     const agenda = await peer.request('tools/call', {
       name: 'agenda_estacion',
       arguments: { estacion: 'orbiteye-es', horas: 6 },
@@ -76,7 +76,7 @@ describe('groundstation-mcp against the ground station system over real loopback
       arguments: { contacto_id: id },
     });
     expect(wireIsError(cancelled)).toBe(false);
-    expect(system.store.getContact(id)?.status).toBe('cancelado');
+    expect((await system.store.getContact(id))?.status).toBe('cancelado');
   });
 
   it('turns the 409 of a station in maintenance into a domain error quoting its detail', async () => {

@@ -2,7 +2,12 @@ import { join } from 'node:path';
 import { createKitServer, Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { LabClient } from '@code-cluster/shared/lab';
-import { createLabSystem, type LabSystem, type LabSystemOptions } from '@code-cluster/systems/lab';
+import {
+  type LabDatabaseOptions,
+  type LabSystem,
+  type LabSystemOptions,
+  openLabSystem,
+} from '@code-cluster/systems/lab';
 import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
@@ -37,19 +42,30 @@ export function connectLab(
   );
 }
 
-/** lab-mcp over an embedded lab suite in a temp dir, with a real SDK client in the same process. */
+/**
+ * lab-mcp over an embedded lab suite in a temp dir (its store `lab.db` there, or on PostgreSQL at
+ * `databaseUrl`), with a real SDK client in the same process.
+ */
 export async function embeddedLab(
   dir: string,
-  options: LabSystemOptions & { protocolVersion?: string; capabilities?: ClientCapabilities } = {},
+  options: LabSystemOptions &
+    LabDatabaseOptions & { protocolVersion?: string; capabilities?: ClientCapabilities } = {},
 ): Promise<Embedded> {
   const { protocolVersion, capabilities, ...systemOptions } = options;
-  const system = createLabSystem({ file: join(dir, 'lab.db'), ...systemOptions });
-  const connection = await connectLab(system, {
-    protocolVersion,
-    capabilities,
-    afterClose: () => system.close(),
+  const system = await openLabSystem({
+    file: join(dir, 'lab.db'),
+    academyFile: join(dir, 'academy.db'),
+    ...systemOptions,
   });
-  return { ...connection, system };
+  const connection = await connectLab(system, { protocolVersion, capabilities });
+  return {
+    ...connection,
+    system,
+    close: async () => {
+      await connection.close();
+      await system.close();
+    },
+  };
 }
 
 export async function callTool(client: Client, name: string, args: Record<string, unknown>) {
@@ -89,8 +105,8 @@ export async function passHandshake(client: Client, student: string): Promise<Ca
 }
 
 /** Stores a passed mcp-handshake for `student` in the lab suite of `dir`, so mcp-esquemas is open to them. */
-export async function unlockEsquemas(dir: string, student: string): Promise<void> {
-  const lab = await embeddedLab(dir);
+export async function unlockEsquemas(dir: string, student: string, databaseUrl?: string): Promise<void> {
+  const lab = await embeddedLab(dir, { databaseUrl });
   try {
     await passHandshake(lab.client, student);
   } finally {

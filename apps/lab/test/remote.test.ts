@@ -39,8 +39,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await service.close();
   await slowService.close();
-  system.close();
-  slowSystem.close();
+  await system.close();
+  await slowSystem.close();
   data.remove();
 });
 
@@ -67,7 +67,7 @@ describe('lab-mcp against the lab system over real loopback HTTP', () => {
     const result = await peer.request('tools/call', { name: 'resultado_entrega', arguments: { entrega_id } });
     expect(wireData<{ aprobada: boolean }>(result).aprobada).toBe(true);
     // Stored in the remote system, not in a local one.
-    expect(system.store.submission(entrega_id)?.status).toBe('evaluada');
+    expect((await system.store.submission(entrega_id))?.status).toBe('evaluada');
     expect(existsSync(join(data.dir, 'server'))).toBe(false);
     const statement = await peer.request('resources/read', {
       uri: 'lab://laboratorios/mcp-esquemas/enunciado',

@@ -1,4 +1,4 @@
-import { systemOptions } from '@code-cluster/mcp-kit';
+import { databaseOptions, systemOptions } from '@code-cluster/mcp-kit';
 import { z } from 'zod';
 
 /**
@@ -7,6 +7,7 @@ import { z } from 'zod';
  */
 export const options = {
   ...systemOptions('ROVERDT', 'rover twin'),
+  ...databaseOptions('ROVERDT'),
   legDelayMs: {
     flag: 'leg-delay-ms',
     env: 'ROVERDT_LEG_DELAY_MS',

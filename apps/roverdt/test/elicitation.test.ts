@@ -7,7 +7,7 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { connectEmbedded, FAR_EAST, NEAR_EAST, textOf } from './helpers.js';
+import { connectEmbedded, FAR_EAST, INTO_SAND, NEAR_EAST, textOf } from './helpers.js';
 
 const LOW = [{ id: 'rover-1', name: 'CO.DE Rover 1', near: { x: 40, y: 40 }, batteryPct: 35 }];
 
@@ -69,6 +69,29 @@ describe('ejecutar_ruta asks before draining the battery', () => {
     expect(
       (result.structuredContent as { tramos_en_esta_llamada: number }).tramos_en_esta_llamada,
     ).toBeGreaterThan(0);
+    await s.close();
+  });
+
+  it('asks before driving on into soft sand found after the plan, and drives nothing when declined', async () => {
+    const s = await answering({ action: 'decline' }, false);
+    const ruta = await planned(s.client, INTO_SAND);
+    // The first drive finds the sand and stops before it; nothing was known to ask about.
+    const first = await call(s.client, 'ejecutar_ruta', { rover_id: 'rover-1', ruta_id: ruta });
+    expect(first.structuredContent).toMatchObject({ estado: 'detenida', parada: { motivo: 'peligro' } });
+    expect(s.asked).toEqual([]);
+    const before = await call(s.client, 'estado_rover', { rover_id: 'rover-1' });
+
+    const again = await call(s.client, 'ejecutar_ruta', { rover_id: 'rover-1', ruta_id: ruta });
+    expect(s.asked).toHaveLength(1);
+    expect(s.asked[0]).toMatch(
+      /^¿Ejecutar la ruta rt-[0-9a-f]{12} de rover-1\? cruza arena blanda conocida en \(\d+, \d+\)/,
+    );
+    expect(s.asked[0]).toContain('replanificar la evita');
+    expect(again.isError).toBeFalsy();
+    expect(textOf(again)).toContain('El rover no se ha movido.');
+    expect(again.structuredContent).toMatchObject({ tramos_en_esta_llamada: 0, energia_gastada_wh: 0 });
+    const after = await call(s.client, 'estado_rover', { rover_id: 'rover-1' });
+    expect(after.structuredContent).toEqual(before.structuredContent);
     await s.close();
   });
 

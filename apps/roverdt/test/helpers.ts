@@ -1,7 +1,7 @@
 import { createKitServer, Logger } from '@code-cluster/mcp-kit';
 import { inProcessTransport } from '@code-cluster/shared';
 import { RoverdtClient } from '@code-cluster/shared/roverdt';
-import { createRoverdtSystem, type RoverdtSystem, type RoverSeed } from '@code-cluster/systems/roverdt';
+import { openRoverdtSystem, type RoverdtSystem, type RoverSeed } from '@code-cluster/systems/roverdt';
 import { type SpawnOptions, spawnServerWithData } from '@code-cluster/testkit';
 import { connectKitInMemory } from '@code-cluster/testkit/in-memory';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
@@ -36,12 +36,16 @@ export interface EmbeddedOptions {
   capabilities?: ClientCapabilities;
   /** Rovers other than the reference one (e.g. with a low battery). */
   rovers?: RoverSeed[];
+  /** The twin on PostgreSQL, in a schema of the test's own, instead of in-memory SQLite. */
+  database?: { url: string; schema: string };
 }
 
-/** roverdt-mcp over an embedded twin (reference map, in-memory SQLite), with a real SDK client. */
+/** roverdt-mcp over an embedded twin (reference map, in-memory SQLite or PostgreSQL), with a real SDK client. */
 export async function connectEmbedded(options: EmbeddedOptions = {}) {
-  const system: RoverdtSystem = createRoverdtSystem({
-    file: ':memory:',
+  const system: RoverdtSystem = await openRoverdtSystem({
+    ...(options.database
+      ? { databaseUrl: options.database.url, databaseSchema: options.database.schema }
+      : { file: ':memory:' }),
     ...(options.rovers ? { rovers: options.rovers } : {}),
   });
   const roverdt = new RoverdtClient(inProcessTransport(() => system.handler));

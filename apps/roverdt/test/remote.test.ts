@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type RunningService, serveHttp } from '@code-cluster/systems';
-import { createRoverdtSystem, type RoverdtSystem } from '@code-cluster/systems/roverdt';
+import { openRoverdtSystem, type RoverdtSystem } from '@code-cluster/systems/roverdt';
 import type { StdioPeer, WireMessage } from '@code-cluster/testkit';
 import { describeUnreachableSystem, trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -31,12 +31,12 @@ function spawnRemote(url: string, extraEnv: Record<string, string> = {}, args: s
 
 // A fresh remote twin per test, so each one starts with rover-1 at (40, 40) and 80 %.
 beforeEach(async () => {
-  system = createRoverdtSystem({ file: join(data.dir, `remote-system-${++round}.db`) });
+  system = await openRoverdtSystem({ file: join(data.dir, `remote-system-${++round}.db`) });
   service = await serveHttp(system.handler, { token: TOKEN });
 });
 afterEach(async () => {
   await service.close();
-  system.close();
+  await system.close();
 });
 afterAll(() => data.remove());
 
@@ -68,8 +68,8 @@ describe('roverdt-mcp against the rover twin over real loopback HTTP', () => {
     expect(wireIsError(driven)).toBe(false);
     expect(progressCount(peer, 'remoto')).toBe(planned.tramos.length);
     // The rover moved in the remote system, not in the server's data dir.
-    expect(system.store.getRover('rover-1')).toMatchObject({ x: 70, y: 40, mode: 'reposo' });
-    expect(system.store.getRoute(planned.ruta_id)?.status).toBe('completada');
+    expect(await system.store.getRover('rover-1')).toMatchObject({ x: 70, y: 40, mode: 'reposo' });
+    expect((await system.store.getRoute(planned.ruta_id))?.status).toBe('completada');
     const measured = await call(peer, 'medir', { rover_id: 'rover-1', instrumento: 'espectrometro' });
     expect(wireText(measured)).toMatch(/^Composición en \(70, 40\)/);
   });
@@ -102,10 +102,10 @@ describe('roverdt-mcp against the rover twin over real loopback HTTP', () => {
     peer.notify('notifications/cancelled', { requestId: 'remoto' });
     await peer.quietFor(800);
     expect(peer.received.filter((m) => m.id === 'remoto')).toEqual([]);
-    const route = system.store.getRoute(ruta.ruta_id)!;
+    const route = (await system.store.getRoute(ruta.ruta_id))!;
     expect(route.status).toBe('en_curso');
     expect(route.legs_done).toBeLessThan(8);
-    const rover = system.store.getRover('rover-1')!;
+    const rover = (await system.store.getRover('rover-1'))!;
     expect({ x: rover.x, y: rover.y }).toEqual(ruta.tramos[route.legs_done - 1]!.hasta);
     const spent = ruta.tramos.slice(0, route.legs_done).reduce((a, t) => a + t.energia_wh, 0);
     expect(rover.battery_wh).toBeCloseTo(800 - spent, 0);

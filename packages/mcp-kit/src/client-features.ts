@@ -35,13 +35,20 @@ export interface ClientFeatures {
   confirm(message: string): Promise<Answer<true>>;
   /** Asks the person to fill a form (form-mode elicitation); the SDK checks the answer against `schema`. */
   elicit(message: string, schema: ElicitSchema): Promise<Answer<ElicitContent>>;
+  /**
+   * Asks the client to take the person to `url` (URL-mode elicitation, 2025-11-25) for what must not pass
+   * through the client (a credential): `accepted` means they agreed to go there, not that they are done.
+   */
+  openUrl(message: string, url: string, elicitationId: string): Promise<Answer<true>>;
+  /** Tells the client the interaction of `openUrl` is over (`notifications/elicitation/complete`). */
+  completeUrl(elicitationId: string): Promise<void>;
   /** Asks the client's model for a completion (`sampling/createMessage`, `includeContext: 'none'`). */
   sample(request: SampleRequest): Promise<Answer<{ text: string; model: string }>>;
   /** The client's roots (`roots/list`), kept until the client sends `notifications/roots/list_changed`. */
   roots(): Promise<Answer<Root[]>>;
 }
 
-export type ClientFeature = 'elicitation' | 'sampling' | 'roots';
+export type ClientFeature = 'elicitation' | 'url-elicitation' | 'sampling' | 'roots';
 
 /** What the features need of the call they run in. */
 export interface CallScope {
@@ -54,6 +61,7 @@ export interface CallScope {
 
 const METHODS: Record<ClientFeature, string> = {
   elicitation: 'elicitation/create',
+  'url-elicitation': 'elicitation/create',
   sampling: 'sampling/createMessage',
   roots: 'roots/list',
 };
@@ -77,8 +85,12 @@ export function clientFeatures(
     });
   }
 
-  const offers = (feature: ClientFeature) =>
-    !options.stateless && Boolean(low.getClientCapabilities()?.[feature]);
+  const offers = (feature: ClientFeature) => {
+    if (options.stateless) return false;
+    const capabilities = low.getClientCapabilities();
+    // URL mode is declared inside elicitation (`{"elicitation": {"url": {}}}`); `{}` alone means form only.
+    return Boolean(feature === 'url-elicitation' ? capabilities?.elicitation?.url : capabilities?.[feature]);
+  };
   const refusal = (feature: ClientFeature, what: string): Answer<never> | undefined => {
     if (offers(feature)) return undefined;
     if (options.stateless) {
@@ -140,6 +152,27 @@ export function clientFeatures(
       return {
         clientOffers: offers,
         elicit,
+        async openUrl(message, url, elicitationId) {
+          const refused = refusal('url-elicitation', 'que la persona abra una página');
+          if (refused) return refused;
+          const asked = await ask('la petición de abrir la página', () =>
+            low.elicitInput({ mode: 'url', message, url, elicitationId }, options()),
+          );
+          if ('failed' in asked) return asked.failed;
+          const { action } = asked.answer;
+          if (action === 'accept') return { status: 'accepted', value: true };
+          return action === 'decline'
+            ? { status: 'declined', message: 'La persona no quiso abrir la página.' }
+            : { status: 'cancelled', message: 'La persona cerró la petición sin abrir la página.' };
+        },
+        async completeUrl(elicitationId) {
+          if (!offers('url-elicitation')) return;
+          await low
+            .createElicitationCompletionNotifier(elicitationId, { relatedRequestId: scope.requestId })()
+            .catch(() => {
+              // The client is gone: nobody waits for the notice.
+            });
+        },
         async confirm(message) {
           const answer = await elicit(message, {
             type: 'object',
@@ -213,6 +246,8 @@ export const NO_CLIENT_FEATURES: ClientFeatures = {
   clientOffers: () => false,
   confirm: async () => none('elicitation'),
   elicit: async () => none('elicitation'),
+  openUrl: async () => none('url-elicitation'),
+  completeUrl: async () => {},
   sample: async () => none('sampling'),
   roots: async () => none('roots'),
 };

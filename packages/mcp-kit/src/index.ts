@@ -15,6 +15,11 @@ export {
   type OptionSpecs,
   parseConfig,
 } from './config.js';
+export {
+  type CredentialOutcome,
+  type CredentialPage,
+  openCredentialPage,
+} from './credential-page.js';
 export { firstSentence, renderToolsTable } from './docs.js';
 export { fenceUntrusted } from './fence.js';
 export { LOG_LEVELS, Logger, type LogLevel, levelAtLeast } from './logging.js';

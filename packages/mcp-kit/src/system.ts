@@ -48,7 +48,8 @@ export function databaseOptions(prefix: string) {
 /** An embedded reference system as `packages/systems` builds it. */
 export interface EmbeddedSystem {
   handler: RestHandler;
-  close?(): void;
+  /** May be async (a pool to end, a grading to hand back): the server's shutdown waits for it. */
+  close?(): void | Promise<void>;
 }
 
 export interface SystemConnection<S> {
@@ -108,7 +109,7 @@ export async function connectSystem<S extends EmbeddedSystem>(
     transport: inProcessTransport(async () => (await embedded()).handler),
     embedded,
     close: async () => {
-      (await system)?.close?.();
+      await (await system)?.close?.();
     },
   };
 }

@@ -74,6 +74,8 @@ export interface ToolSwitch {
   /** Turns a group's tools on for this session; false when it already was. Throws a DomainError on an unknown group. */
   enableGroup(name: string): boolean;
   setEnabled(names: readonly string[], enabled: boolean): boolean;
+  /** Turns `on` on and `off` off as one change: one `tools/list_changed`. */
+  swap(on: readonly string[], off: readonly string[]): boolean;
 }
 
 /**
@@ -142,19 +144,24 @@ export class SessionTools<D> implements ToolSwitch {
           .join(', ')} (los lista listar_grupos).`,
       );
     }
-    return this.set(members, true);
+    return this.set(members.map((tool) => [tool, true] as const));
   }
 
   setEnabled(names: readonly string[], enabled: boolean): boolean {
-    return this.set(
-      this.offered.filter((tool) => names.includes(tool.name)),
-      enabled,
-    );
+    return enabled ? this.swap(names, []) : this.swap([], names);
   }
 
-  private set(tools: readonly AnyTool<D>[], enabled: boolean): boolean {
+  swap(on: readonly string[], off: readonly string[]): boolean {
+    const named = (names: readonly string[]) => this.offered.filter((tool) => names.includes(tool.name));
+    return this.set([
+      ...named(on).map((t) => [t, true] as const),
+      ...named(off).map((t) => [t, false] as const),
+    ]);
+  }
+
+  private set(changes: ReadonlyArray<readonly [AnyTool<D>, boolean]>): boolean {
     let changed = false;
-    for (const tool of tools) {
+    for (const [tool, enabled] of changes) {
       if (this.enabled.has(tool) === enabled) continue;
       if (enabled) this.enabled.add(tool);
       else this.enabled.delete(tool);

@@ -59,15 +59,23 @@ export const SYSTEMS = {
   groundstation: {
     defaultPort: 7402,
     // Operator actions need GROUNDSTATION_OPERATOR_TOKEN; without it the system refuses them all. Bookings
-    // are judged by the satdt service at GROUNDSTATION_SATDT_API_URL, else by an embedded satdt system.
-    create: async () =>
-      (await import('./groundstation/index.js')).createGroundstationSystem({
-        operatorToken: process.env.GROUNDSTATION_OPERATOR_TOKEN || undefined,
-        satdt: {
-          apiUrl: process.env.GROUNDSTATION_SATDT_API_URL || undefined,
-          apiToken: process.env.GROUNDSTATION_SATDT_API_TOKEN || undefined,
-        },
-      }).handler,
+    // are judged by the satdt service at GROUNDSTATION_SATDT_API_URL, else by an embedded satdt system. The
+    // contact book on PostgreSQL at GROUNDSTATION_DATABASE_URL (schema groundstation), else SQLite.
+    create: async () => {
+      const { openGroundstationSystem } = await import('./groundstation/index.js');
+      const system = await onDatabase('groundstation', (url) =>
+        openGroundstationSystem({
+          operatorToken: process.env.GROUNDSTATION_OPERATOR_TOKEN || undefined,
+          satdt: {
+            apiUrl: process.env.GROUNDSTATION_SATDT_API_URL || undefined,
+            apiToken: process.env.GROUNDSTATION_SATDT_API_TOKEN || undefined,
+          },
+          databaseUrl: url,
+        }),
+      );
+      return system.handler;
+    },
+    migrate: async (url) => (await import('./groundstation/index.js')).migrateGroundstation(url),
   },
   hub: {
     defaultPort: 7403,
@@ -88,16 +96,32 @@ export const SYSTEMS = {
   },
   roverdt: {
     defaultPort: 7404,
-    create: async () => (await import('./roverdt/index.js')).createRoverdtSystem().handler,
+    // The rovers' state on PostgreSQL at ROVERDT_DATABASE_URL (schema roverdt), else SQLite in the data dir.
+    create: async () => {
+      const { openRoverdtSystem } = await import('./roverdt/index.js');
+      return (await onDatabase('roverdt', (url) => openRoverdtSystem({ databaseUrl: url }))).handler;
+    },
+    migrate: async (url) => {
+      const { migrateRoverdt } = await import('./roverdt/index.js');
+      return migrateRoverdt(url);
+    },
   },
   lab: {
     defaultPort: 7405,
     // Students are checked against LAB_ACADEMY_API_URL's roster, else the academy of the same data dir.
-    create: async () =>
-      (await import('./lab/index.js')).createLabSystem({
-        academyApiUrl: process.env.LAB_ACADEMY_API_URL || undefined,
-        academyApiToken: process.env.LAB_ACADEMY_API_TOKEN || undefined,
-      }).handler,
+    // The store on PostgreSQL at LAB_DATABASE_URL (schema lab), else SQLite in the data dir.
+    create: async () => {
+      const { openLabSystem } = await import('./lab/index.js');
+      const system = await onDatabase('lab', (url) =>
+        openLabSystem({
+          academyApiUrl: process.env.LAB_ACADEMY_API_URL || undefined,
+          academyApiToken: process.env.LAB_ACADEMY_API_TOKEN || undefined,
+          databaseUrl: url,
+        }),
+      );
+      return system.handler;
+    },
+    migrate: async (url) => (await import('./lab/index.js')).migrateLab(url),
   },
   academy: {
     defaultPort: 7406,

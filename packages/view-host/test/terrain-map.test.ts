@@ -106,5 +106,41 @@ describe.skipIf(!chromiumAvailable())(
       expect(session.consoleErrors).toEqual([]);
       await session.close();
     });
+
+    it('follows the rover while ejecutar_ruta drives the route it shows, then stops asking', async () => {
+      const html = await readView(client, 'planificar_ruta');
+      const planned = (await client.callTool({
+        name: 'planificar_ruta',
+        arguments: { rover_id: 'rover-1', destino: { x: 60, y: 70 } },
+      })) as CallToolResult;
+      const ruta = planned.structuredContent as unknown as Ruta;
+      const session = await host.show(client, html, planned, { ready: '#grafico[data-listo] svg' });
+      const { view } = session;
+      expect(await view.locator('#grafico').getAttribute('data-estado-ruta')).toBe('planificada');
+
+      // The model drives the route in another call; the view only watches, through the host.
+      const driven = (await client.callTool({
+        name: 'ejecutar_ruta',
+        arguments: { rover_id: 'rover-1', ruta_id: ruta.ruta_id },
+      })) as CallToolResult;
+      expect((driven.structuredContent as { estado: string }).estado).toBe('completada');
+      await view.locator('#grafico[data-estado-ruta="completada"]').waitFor({ timeout: 10_000 });
+      const transform = await view.locator('[data-marca="rover"]').getAttribute('transform');
+      expect(transform).toMatch(
+        new RegExp(`^translate\\(${ruta.destino.x + 0.5} ${256 - ruta.destino.y - 0.5}\\) `),
+      );
+      expect(await view.locator('#estado').textContent()).toContain(
+        `rover en (${ruta.destino.x}, ${ruta.destino.y})`,
+      );
+
+      // Once the route is over the view stops asking: no terreno_rover call in the next three intervals.
+      const asked = () => session.toolCalls.filter((c) => c.params.name === 'terreno_rover').length;
+      const before = asked();
+      expect(before).toBeGreaterThan(1);
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(asked()).toBe(before);
+      expect(session.consoleErrors).toEqual([]);
+      await session.close();
+    });
   },
 );

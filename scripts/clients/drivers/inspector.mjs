@@ -47,6 +47,35 @@ function inspect(args) {
   });
 }
 
+/** One CLI run whose answer is NDJSON (the --app-info probe): its parsed lines. */
+function inspectLines(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      node24,
+      [cli, '--cli', '--protocol-era', 'auto', '--connect-timeout', '30000', ...args, ...target()],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const lines = stdout.split('\n').filter((l) => l.startsWith('{'));
+      // Exit 2 means "no tool has an app", a verdict the scenario judges, not a failure of the run.
+      if ((code === 0 || code === 2) && lines.length > 0) resolve(lines.map((l) => JSON.parse(l)));
+      else
+        reject(new Error(`inspector --app-info exited ${code}: ${stderr.slice(-400) || stdout.slice(-400)}`));
+    });
+  });
+}
+
 async function connect() {
   const { result } = await inspect(['--method', 'initialize']);
   return {
@@ -77,6 +106,9 @@ async function connect() {
         ])
       ).result,
     readResource: async (uri) => (await inspect(['--method', 'resources/read', '--uri', uri])).result,
+    // The Inspector's MCP Apps probe: advertises the UI extension, lists the tools and reads each one's
+    // ui:// resource; one NDJSON line per tool.
+    appInfo: () => inspectLines(['--method', 'tools/list', '--app-info', '--advertise-apps']),
     getPrompt: async (name, args) =>
       (
         await inspect([
@@ -101,6 +133,10 @@ try {
         progress: 'a CLI run prints only the final result',
         cancel: 'a CLI run cannot cancel its call',
         pin: 'the CLI has no option for the protocol version (it asks for its newest, 2025-11-25)',
+        'probe views':
+          options.transport === 'stateless'
+            ? 'a --stateless server does not keep the capabilities a client offered at initialize, so it offers views to no one (docs/http.md)'
+            : true,
       },
       connect,
     },

@@ -178,6 +178,28 @@ export async function runScenario(adapter, scenario, server) {
       });
     }
 
+    // MCP Apps: every view the scenario names must be offered to a client that advertises the extension,
+    // with its ui:// resource readable as an MCP App; no other tool may claim one.
+    await step('views (MCP Apps)', async () => {
+      if (!supports('probe views')) return cannot('probe views');
+      const infos = await session.appInfo();
+      const apps = infos.filter((i) => i.hasApp);
+      const wanted = [...(plan.views ?? [])].sort();
+      const offered = apps.map((i) => i.toolName).sort();
+      if (JSON.stringify(offered) !== JSON.stringify(wanted)) {
+        throw new Error(
+          `views offered ${JSON.stringify(offered)}, scenario.json names ${JSON.stringify(wanted)}`,
+        );
+      }
+      for (const app of apps) {
+        if (app.resourceError) throw new Error(`${app.toolName}: ${app.resourceUri}: ${app.resourceError}`);
+        if (app.resourceMimeType !== 'text/html;profile=mcp-app') {
+          throw new Error(`${app.toolName}: ${app.resourceUri} is ${app.resourceMimeType}, not an MCP App`);
+        }
+      }
+      return `${apps.length} view(s) valid${apps.length ? `: ${apps.map((a) => `${a.toolName} → ${a.resourceUri}`).join(', ')}` : ''}`;
+    });
+
     for (const completion of plan.completions ?? []) {
       const target = completion.ref.uri ?? completion.ref.name;
       await step(`completion/complete ${target} ${completion.argument.name}`, async () => {

@@ -2,6 +2,7 @@ import { DomainError, defineTool, readTextInRoots } from '@code-cluster/mcp-kit'
 import { MAX_SUBMISSION_BYTES, SESSION_ID_PATTERN } from '@code-cluster/shared/lab';
 import { z } from 'zod';
 import type { LabToolContext } from '../deps.js';
+import { CONSEJO_MAX_TOKENS, descriptionAdvice } from '../description-advice.js';
 
 export const enviarEntrega = defineTool({
   name: 'enviar_entrega',
@@ -12,7 +13,9 @@ export const enviarEntrega = defineTool({
     'mensaje) y lo pone a corregir; devuelve el entrega_id al instante, sin esperar a la corrección. Úsala ' +
     'cuando el estudiante tenga lista su entrega; luego llama a resultado_entrega. Máximo 64 KiB. Cada ' +
     "llamada crea una entrega nueva. Pasa el trabajo en 'contenido' o, si el cliente comparte sus carpetas " +
-    "(roots), la ruta de un archivo de texto dentro de ellas en 'archivo' (exactamente uno de los dos).",
+    "(roots), la ruta de un archivo de texto dentro de ellas en 'archivo' (exactamente uno de los dos). En " +
+    'mcp-esquemas, si el cliente ofrece sampling, añade el consejo de su modelo sobre si la descripción dice ' +
+    'cuándo usar la herramienta: orientativo, la nota no depende de él.',
   input: z
     .strictObject({
       sesion_id: z.string().regex(SESSION_ID_PATTERN).describe('El sesion_id de iniciar_laboratorio'),
@@ -44,9 +47,21 @@ export const enviarEntrega = defineTool({
     tamano_bytes: z.int(),
     reglas_total: z.int(),
     enviada_en: z.string().describe('ISO-8601 UTC'),
+    consejo_modelo: z
+      .object({
+        consejo: z.string().optional().describe('Lo que escribió el modelo del cliente'),
+        modelo: z.string().optional().describe('El modelo que lo escribió, según el cliente'),
+        sin_consejo: z.string().optional().describe('Por qué no hay consejo (el cliente no lo dio)'),
+      })
+      .optional()
+      .describe(
+        `Solo en mcp-esquemas con un cliente que ofrece sampling (hasta ${CONSEJO_MAX_TOKENS} tokens): ` +
+          'orientativo, la nota no depende de él',
+      ),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  async handler({ sesion_id, contenido, archivo }, { deps, signal, roots }: LabToolContext) {
+  async handler({ sesion_id, contenido, archivo }, context: LabToolContext) {
+    const { deps, signal, roots } = context;
     let work = contenido ?? '';
     if (archivo !== undefined) {
       const shared = await roots();
@@ -69,10 +84,17 @@ export const enviarEntrega = defineTool({
       reglas_total: s.rules_total,
       enviada_en: s.submitted_at,
     };
-    const text =
+    const received =
       `Entrega ${s.id} recibida (${s.size_bytes} bytes, laboratorio '${s.lab}'); la corrección de sus ` +
       `${s.rules_total} reglas está en marcha. Consulta el resultado con resultado_entrega ` +
       `{entrega_id: "${s.id}"}.`;
-    return { text, data };
+    // Asked while the system grades: the advice never reaches the grade, and the grade never waits for it.
+    const advice = await descriptionAdvice(s.lab, work, context);
+    if (!advice) return { text: received, data };
+    const section =
+      'consejo' in advice
+        ? `Consejo del modelo del cliente (${advice.modelo}), orientativo — la nota no depende de él:\n${advice.consejo}`
+        : `Sin consejo del modelo del cliente: ${advice.sin_consejo}`;
+    return { text: `${received}\n\n${section}`, data: { ...data, consejo_modelo: advice } };
   },
 });

@@ -31,7 +31,8 @@ export const ejecutarRuta = defineTool({
     'pide, y se puede cancelar: el rover se queda donde esté entre dos tramos. Se detiene sola, diciendo ' +
     'por qué, si ve arena blanda delante o si un tramo dejaría la batería bajo la reserva. No se puede ' +
     'deshacer: la batería gastada solo se recupera aparcado al sol (esperar). Si el cliente admite ' +
-    `elicitation, pide confirmación a la persona cuando la ruta dejaría la batería bajo el ${BATERIA_CONFIRMAR_PCT} %.`,
+    `elicitation, pide confirmación a la persona cuando la ruta dejaría la batería bajo el ${BATERIA_CONFIRMAR_PCT} % ` +
+    'o cruza arena blanda ya conocida (hallada después de planificarla).',
   input: z.strictObject({ rover_id: roverIdArg, ruta_id: rutaIdArg }),
   output: z.object({
     ruta_id: z.string(),
@@ -51,7 +52,7 @@ export const ejecutarRuta = defineTool({
     const route = await deps.roverdt.getRoute(rover_id, ruta_id, signal);
     const total = route.legs.length;
     const startedAt = route.legs_done;
-    const refused = await askIfDraining(route, context);
+    const refused = await askIfRisky(route, context);
     if (refused) return refused;
     const driven: LegResult[] = [];
     let last: StepResult;
@@ -99,16 +100,29 @@ export const ejecutarRuta = defineTool({
 
 /**
  * With a client that can ask the person: the energy of the legs still to drive against the rover's battery
- * now (one cheap read). Known soft sand is not checked: the API gives a leg's ends, not the cells it crosses.
- * A refusal is the route untouched, as the result of a call that drove nothing.
+ * now (one cheap read), and the known soft sand on them (`hazards_ahead`: sand found after the plan was
+ * made, which the rover would stop before). A refusal is the route untouched, as the result of a call that
+ * drove nothing.
  */
-async function askIfDraining(route: Route, { deps, signal, confirm, clientOffers }: RoverdtToolContext) {
+async function askIfRisky(route: Route, { deps, signal, confirm, clientOffers }: RoverdtToolContext) {
   if (!clientOffers('elicitation') || route.status === 'completada' || route.status === 'abandonada') return;
   const current = await deps.roverdt.getRover(route.rover_id, signal);
   const ahead = route.legs.slice(route.legs_done).reduce((a, l) => a + l.energy_wh, 0);
   const leftPct = round((100 * (current.battery_wh - ahead)) / current.battery_capacity_wh);
-  if (leftPct >= BATERIA_CONFIRMAR_PCT) return;
-  const risk = `dejaría la batería en ${leftPct} % (menos del ${BATERIA_CONFIRMAR_PCT} %)`;
+  const risks = [
+    ...(leftPct < BATERIA_CONFIRMAR_PCT
+      ? [`dejaría la batería en ${leftPct} % (menos del ${BATERIA_CONFIRMAR_PCT} %)`]
+      : []),
+    ...(route.hazards_ahead.length > 0
+      ? [
+          `cruza arena blanda conocida en ${route.hazards_ahead.slice(0, 5).map(xy).join(', ')}` +
+            (route.hazards_ahead.length > 5 ? ` y ${route.hazards_ahead.length - 5} celdas más` : '') +
+            ' (hallada después de planificarla: el rover se detendrá delante; replanificar la evita)',
+        ]
+      : []),
+  ];
+  if (risks.length === 0) return;
+  const risk = risks.join('; y ');
   const answer = await confirm(`¿Ejecutar la ruta ${route.id} de ${route.rover_id}? ${risk}.`);
   if (answer.status === 'accepted' || answer.status === 'unavailable') return;
   const state = rover(current);

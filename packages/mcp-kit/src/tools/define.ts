@@ -24,6 +24,8 @@ export interface ToolContext<D> extends ClientFeatures {
   deps: D;
   /** Aborted on `notifications/cancelled` and on the tool's timeout: pass it down to every upstream call. */
   signal: AbortSignal;
+  /** When the tool's timeout fires (epoch ms): a wait of the tool's own must end before it to say why. */
+  deadline: number;
   /** Reports progress when the client sent a progressToken; a no-op otherwise. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   logger: Logger;

@@ -135,6 +135,7 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
       ...features.forCall({ signal, requestId: extra.requestId, deadline }),
       deps: options.deps,
       signal,
+      deadline,
       logger,
       tools,
       progress: async (progress, total, message) => {

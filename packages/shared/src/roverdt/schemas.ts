@@ -161,6 +161,8 @@ export const RouteSchema = z.object({
   /** Battery the plan leaves, from the battery when it was planned. */
   battery_after_pct: z.number(),
   legs_done: z.int().min(0),
+  /** Known soft sand (found after the plan was made) on the legs still to drive. */
+  hazards_ahead: z.array(CellSchema),
   created_at: isoTime,
   /** Why it stopped, when `status` is `detenida`. */
   stop: StopSchema.nullable(),

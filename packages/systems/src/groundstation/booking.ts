@@ -10,7 +10,7 @@ import { isoUtc } from '../time.js';
 import { conflictOf, contactDto, describeContact, newId } from './contacts.js';
 import { type AntennaReference, equipmentOf } from './equipment.js';
 import { maintenanceEnd, type Window, windowDto, windowsOf } from './maintenance.js';
-import type { ContactRow, GroundstationStore } from './store.js';
+import type { ContactRow, GroundstationQueries, GroundstationStore } from './store.js';
 import type { SatelliteCheck } from './visibility.js';
 
 /** Contacts booked, looked up and cancelled: the contact book's use cases. */
@@ -32,26 +32,20 @@ export class Booking {
     // given after the maintenance one, which tells a model more about the station.
     const satelliteRefusal = await this.satellites.refusal(where, request.norad_id, startMs, endMs);
 
-    // Check and insert in one write transaction: two servers booking at once cannot both win a slot.
-    const row = this.store.transaction(() => {
-      this.checkMaintenance(where, startMs, endMs);
+    // Check and insert in one write transaction, taking turns with every other writer of the station (the
+    // maintenance it checks is another table): two replicas booking at once cannot both win a slot.
+    const row = await this.store.transaction(async (tx) => {
+      await this.checkMaintenance(tx, where, startMs, endMs);
       if (satelliteRefusal) throw satelliteRefusal;
-      // One satellite, one antenna: a second dish on the same satellite at once would only duplicate it.
-      const same = this.store
-        .activeContacts(where.id, startMs, endMs)
-        .filter((c) => c.norad_id === request.norad_id);
-      if (same.length > 0) {
-        throw refuse.conflict(
-          `NORAD ${request.norad_id} ya tiene un contacto en ${where.id} que se solapa con esa ventana: ` +
-            `${same.map(describeContact).join('; ')}. Una estación atiende un satélite con una sola antena a ` +
-            'la vez: usa ese contacto o cancélalo antes.',
-          { conflicts: same.map(conflictOf) },
-        );
-      }
+      await checkSatelliteFree(tx, where, request.norad_id, startMs, endMs);
       const conflicts: ContactRow[] = [];
       for (const antenna of candidates) {
-        const busy = this.store.activeContacts(where.id, startMs, endMs, antenna.id);
-        if (busy.length === 0) {
+        for (;;) {
+          const busy = await tx.activeContacts(where.id, startMs, endMs, antenna.id);
+          if (busy.length > 0) {
+            conflicts.push(busy[0]!);
+            break;
+          }
           const row: ContactRow = {
             id: newId('ct'),
             station: where.id,
@@ -63,26 +57,27 @@ export class Booking {
             created_ms: nowMs,
             cancelled_ms: null,
           };
-          this.store.insertContact(row);
-          return row;
+          if (await tx.insertContact(row)) return row;
+          // The database refused it: a writer that did not take turns got there first. Read again who
+          // holds the slot (the satellite's or the antenna's), and answer as the checks would have.
+          await checkSatelliteFree(tx, where, request.norad_id, startMs, endMs);
         }
-        conflicts.push(busy[0]!);
       }
       throw overlapping(where, conflicts, request.antenna !== undefined);
-    });
+    }, where.id);
     return contactDto(row, nowMs);
   }
 
-  get(id: string): Contact {
-    const row = this.store.getContact(id);
+  async get(id: string): Promise<Contact> {
+    const row = await this.store.getContact(id);
     if (!row) throw refuse.notFound(`No existe el contacto '${id}'.`, { contact_id: id });
     return contactDto(row, this.now());
   }
 
-  cancel(id: string): Contact {
+  async cancel(id: string): Promise<Contact> {
     const nowMs = this.now();
-    const row = this.store.transaction(() => {
-      const found = this.store.getContact(id);
+    const row = await this.store.transaction(async (tx) => {
+      const found = await tx.getContact(id);
       if (!found) {
         throw refuse.notFound(
           `No existe el contacto '${id}'. agenda_estacion lista los contactos de cada estación.`,
@@ -104,22 +99,47 @@ export class Booking {
           { contact_id: id },
         );
       }
-      this.store.cancelContact(id, nowMs);
-      return this.store.getContact(id)!;
+      await tx.cancelContact(id, nowMs);
+      return (await tx.getContact(id))!;
     });
     return contactDto(row, nowMs);
   }
 
   /** A station in maintenance at any time of the window takes no contact: a 409 naming when it can. */
-  private checkMaintenance(where: StationReference, startMs: number, endMs: number): void {
-    const windows = windowsOf(this.store, where, startMs);
+  private async checkMaintenance(
+    tx: GroundstationQueries,
+    where: StationReference,
+    startMs: number,
+    endMs: number,
+  ): Promise<void> {
+    const windows = await windowsOf(tx, where, startMs);
     const blocking = windows.find((w) => w.startMs < endMs);
     if (!blocking) return;
-    const free = STATIONS.filter(
-      (s) => s.id !== where.id && !windowsOf(this.store, s, startMs).some((w) => w.startMs < endMs),
-    );
+    const free: StationReference[] = [];
+    for (const s of STATIONS) {
+      if (s.id !== where.id && !(await windowsOf(tx, s, startMs)).some((w) => w.startMs < endMs))
+        free.push(s);
+    }
     throw inMaintenance(where, blocking, maintenanceEnd(windows, blocking), free);
   }
+}
+
+/** One satellite, one antenna: a second dish on the same satellite at once would only duplicate it. */
+async function checkSatelliteFree(
+  tx: GroundstationQueries,
+  where: StationReference,
+  noradId: number,
+  startMs: number,
+  endMs: number,
+): Promise<void> {
+  const same = (await tx.activeContacts(where.id, startMs, endMs)).filter((c) => c.norad_id === noradId);
+  if (same.length === 0) return;
+  throw refuse.conflict(
+    `NORAD ${noradId} ya tiene un contacto en ${where.id} que se solapa con esa ventana: ` +
+      `${same.map(describeContact).join('; ')}. Una estación atiende un satélite con una sola antena a ` +
+      'la vez: usa ese contacto o cancélalo antes.',
+    { conflicts: same.map(conflictOf) },
+  );
 }
 
 function checkWindow(startMs: number, endMs: number, nowMs: number): void {

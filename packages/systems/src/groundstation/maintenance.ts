@@ -4,7 +4,7 @@ import { refuse } from '../refusal.js';
 import { isoUtc } from '../time.js';
 import { conflictOf, describeContact, newId } from './contacts.js';
 import { EQUIPMENT } from './equipment.js';
-import type { GroundstationStore, MaintenanceRow } from './store.js';
+import type { GroundstationQueries, GroundstationStore, MaintenanceRow } from './store.js';
 
 /** Longest maintenance window an operator can program at once. */
 export const MAX_MAINTENANCE_MS = 90 * 24 * 3_600_000;
@@ -84,8 +84,12 @@ export function windowDto(window: Window): MaintenanceWindow {
 }
 
 /** Maintenance windows of a station, not cancelled, that end after `afterMs`. */
-export function windowsOf(store: GroundstationStore, station: StationReference, afterMs: number): Window[] {
-  return store.maintenanceEndingAfter(station.id, afterMs).map(windowOf);
+export async function windowsOf(
+  store: GroundstationQueries,
+  station: StationReference,
+  afterMs: number,
+): Promise<Window[]> {
+  return (await store.maintenanceEndingAfter(station.id, afterMs)).map(windowOf);
 }
 
 /** Windows an operator programs and cancels (the operator's credential is checked before, by the router). */
@@ -95,7 +99,7 @@ export class Maintenance {
     private readonly now: () => number,
   ) {}
 
-  program(stationId: string, request: ProgramMaintenanceRequest): MaintenanceWindow {
+  async program(stationId: string, request: ProgramMaintenanceRequest): Promise<MaintenanceWindow> {
     const where = stationOr404(stationId);
     const nowMs = this.now();
     const startMs = Date.parse(request.start);
@@ -115,27 +119,8 @@ export class Maintenance {
         'Una ventana de mantenimiento dura como mucho 90 días: prográmala por tramos.',
       );
     }
-    const row = this.store.transaction(() => {
-      // Windows add up, overlapping or not; only the same window twice (a retried call) is refused.
-      const same = this.store
-        .maintenanceEndingAfter(where.id, startMs)
-        .find((w) => w.start_ms === startMs && w.end_ms === endMs && w.reason === request.reason);
-      if (same) {
-        throw refuse.conflict(
-          `Esa ventana ya está programada en ${where.id}: ${same.id} de ${isoUtc(same.start_ms)} a ` +
-            `${isoUtc(same.end_ms)} (${same.reason}). No se ha creado otra.`,
-          { maintenance_id: same.id },
-        );
-      }
-      const booked = this.store.activeContacts(where.id, Math.max(startMs, nowMs), endMs);
-      if (booked.length > 0) {
-        throw refuse.conflict(
-          `Hay ${booked.length} ${booked.length === 1 ? 'contacto agendado' : 'contactos agendados'} en ` +
-            `${where.id} durante esa ventana: ${booked.map(describeContact).join('; ')}. ` +
-            'Cancélalos antes o elige otra ventana.',
-          { conflicts: booked.map(conflictOf) },
-        );
-      }
+    // Taking turns with the bookings of the station: a contact booked on another replica meanwhile is seen.
+    const row = await this.store.transaction(async (tx) => {
       const row: MaintenanceRow = {
         id: newId('mt'),
         station: where.id,
@@ -146,16 +131,28 @@ export class Maintenance {
         created_ms: nowMs,
         cancelled_ms: null,
       };
-      this.store.insertMaintenance(row);
-      return row;
-    });
+      for (;;) {
+        await refuseSameWindow(tx, row);
+        const booked = await tx.activeContacts(where.id, Math.max(startMs, nowMs), endMs);
+        if (booked.length > 0) {
+          throw refuse.conflict(
+            `Hay ${booked.length} ${booked.length === 1 ? 'contacto agendado' : 'contactos agendados'} en ` +
+              `${where.id} durante esa ventana: ${booked.map(describeContact).join('; ')}. ` +
+              'Cancélalos antes o elige otra ventana.',
+            { conflicts: booked.map(conflictOf) },
+          );
+        }
+        // Refused by the database only when the same window was programmed meanwhile: read it and say so.
+        if (await tx.insertMaintenance(row)) return row;
+      }
+    }, where.id);
     return windowDto(windowOf(row));
   }
 
-  cancel(id: string): MaintenanceWindow {
+  async cancel(id: string): Promise<MaintenanceWindow> {
     const nowMs = this.now();
-    const row = this.store.transaction(() => {
-      const found = this.store.getMaintenance(id);
+    const row = await this.store.transaction(async (tx) => {
+      const found = await tx.getMaintenance(id);
       if (!found) {
         throw refuse.notFound(
           `No existe el mantenimiento '${id}'. listar_mantenimientos muestra las ventanas de cada estación.`,
@@ -176,9 +173,22 @@ export class Maintenance {
           { maintenance_id: id },
         );
       }
-      this.store.cancelMaintenance(id, nowMs);
-      return this.store.getMaintenance(id)!;
+      await tx.cancelMaintenance(id, nowMs);
+      return (await tx.getMaintenance(id))!;
     });
     return windowDto(windowOf(row));
   }
+}
+
+/** Windows add up, overlapping or not; only the same window twice (a retried call) is refused. */
+async function refuseSameWindow(tx: GroundstationQueries, row: MaintenanceRow): Promise<void> {
+  const same = (await tx.maintenanceEndingAfter(row.station, row.start_ms)).find(
+    (w) => w.start_ms === row.start_ms && w.end_ms === row.end_ms && w.reason === row.reason,
+  );
+  if (!same) return;
+  throw refuse.conflict(
+    `Esa ventana ya está programada en ${row.station}: ${same.id} de ${isoUtc(same.start_ms)} a ` +
+      `${isoUtc(same.end_ms)} (${same.reason}). No se ha creado otra.`,
+    { maintenance_id: same.id },
+  );
 }

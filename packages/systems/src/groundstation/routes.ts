@@ -15,11 +15,12 @@ export function groundstationRoutes(
 ): Handlers<GroundstationApi> {
   return {
     health: () => ({ status: 'ok', system: 'groundstation', version: GROUNDSTATION_VERSION }),
-    listStations: () => ({ stations: stations.list() }),
+    listStations: async () => ({ stations: await stations.list() }),
     getStation: ({ params }) => stations.state(params.id),
     schedule: ({ params, query }) => stations.schedule(params.id, query.from, query.hours),
     listMaintenance: ({ params }) => stations.maintenance(params.id),
-    programMaintenance: ({ params, body }) => new Reply(201, maintenance.program(params.id, body)),
+    programMaintenance: async ({ params, body }) =>
+      new Reply(201, await maintenance.program(params.id, body)),
     cancelMaintenance: ({ params }) => maintenance.cancel(params.id),
     bookContact: async ({ body }) => new Reply(201, await booking.book(body)),
     getContact: ({ params }) => booking.get(params.id),

@@ -9,7 +9,7 @@ import { isoUtc } from '../time.js';
 import { contactDto } from './contacts.js';
 import { equipmentOf } from './equipment.js';
 import { healthAt } from './health.js';
-import { windowDto, windowInForce, windowsOf } from './maintenance.js';
+import { type Window, windowDto, windowInForce, windowsOf } from './maintenance.js';
 import type { GroundstationStore } from './store.js';
 
 const HOUR = 3_600_000;
@@ -21,26 +21,29 @@ export class StationViews {
     private readonly now: () => number,
   ) {}
 
-  list(): StationSummary[] {
+  async list(): Promise<StationSummary[]> {
     const nowMs = this.now();
-    return STATIONS.map((s) => this.summary(s, nowMs));
+    return Promise.all(
+      STATIONS.map(async (s) => this.summary(s, nowMs, await windowsOf(this.store, s, nowMs))),
+    );
   }
 
-  state(id: string): StationState {
+  async state(id: string): Promise<StationState> {
     const where = stationOr404(id);
     const nowMs = this.now();
-    const base = this.summary(where, nowMs);
-    const next = this.store.activeContacts(where.id, nowMs, Number.MAX_SAFE_INTEGER)[0];
+    const windows = await windowsOf(this.store, where, nowMs);
+    const base = this.summary(where, nowMs, windows);
+    const next = (await this.store.activeContacts(where.id, nowMs, Number.MAX_SAFE_INTEGER))[0];
     return {
       ...base,
       health: healthAt(where, equipmentOf(where), nowMs, base.status === 'mantenimiento'),
-      upcoming_maintenance: windowsOf(this.store, where, nowMs).map(windowDto),
+      upcoming_maintenance: windows.map(windowDto),
       ...(next ? { next_contact: contactDto(next, nowMs) } : {}),
     };
   }
 
   /** Contacts and maintenance of a station in [from, from + hours); from the system's now by default. */
-  schedule(id: string, from: string | undefined, hours: number): Schedule {
+  async schedule(id: string, from: string | undefined, hours: number): Promise<Schedule> {
     const where = stationOr404(id);
     const nowMs = this.now();
     const fromMs = from === undefined ? nowMs : Date.parse(from);
@@ -49,20 +52,23 @@ export class StationViews {
       station: where.id,
       from: isoUtc(fromMs),
       to: isoUtc(toMs),
-      contacts: this.store.activeContacts(where.id, fromMs, toMs).map((row) => contactDto(row, nowMs)),
-      maintenance: windowsOf(this.store, where, fromMs)
+      contacts: (await this.store.activeContacts(where.id, fromMs, toMs)).map((row) =>
+        contactDto(row, nowMs),
+      ),
+      maintenance: (await windowsOf(this.store, where, fromMs))
         .filter((w) => w.startMs < toMs)
         .map(windowDto),
     };
   }
 
-  maintenance(id: string): MaintenanceList {
+  async maintenance(id: string): Promise<MaintenanceList> {
     const where = stationOr404(id);
-    return { station: where.id, maintenance: windowsOf(this.store, where, this.now()).map(windowDto) };
+    const windows = await windowsOf(this.store, where, this.now());
+    return { station: where.id, maintenance: windows.map(windowDto) };
   }
 
-  private summary(s: StationReference, nowMs: number): StationSummary {
-    const current = windowInForce(windowsOf(this.store, s, nowMs), nowMs);
+  private summary(s: StationReference, nowMs: number, windows: readonly Window[]): StationSummary {
+    const current = windowInForce(windows, nowMs);
     return {
       id: s.id,
       name: s.name,

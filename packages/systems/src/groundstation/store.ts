@@ -1,7 +1,10 @@
-import { openDatabase, type SqlDatabase } from '../storage/index.js';
-import { referenceMaintenanceRows } from './maintenance.js';
+/**
+ * The ground station's storage, as the use cases see it: one async interface, two engines behind it —
+ * SQLite in the data dir (store-sqlite.ts) and PostgreSQL when `GROUNDSTATION_DATABASE_URL` is set
+ * (store-postgres.ts). Every SQL statement of the system lives in those two modules.
+ */
 
-/** A booked contact as stored: times in Unix ms. */
+/** A booked contact as the use cases see it: times in Unix ms. */
 export interface ContactRow {
   id: string;
   station: string;
@@ -26,137 +29,43 @@ export interface MaintenanceRow {
   cancelled_ms: number | null;
 }
 
-const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
-
-const MIGRATIONS = [
-  `CREATE TABLE contact (
-     id TEXT PRIMARY KEY,
-     station TEXT NOT NULL,
-     antenna TEXT NOT NULL,
-     norad_id INTEGER NOT NULL CHECK (norad_id > 0),
-     start_ms INTEGER NOT NULL,
-     end_ms INTEGER NOT NULL,
-     status TEXT NOT NULL CHECK (status IN ('programado', 'cancelado')),
-     created_ms INTEGER NOT NULL,
-     cancelled_ms INTEGER,
-     CHECK (end_ms > start_ms)
-   );
-   CREATE INDEX contact_by_antenna ON contact (station, antenna, start_ms);
-   CREATE TABLE maintenance (
-     id TEXT PRIMARY KEY,
-     station TEXT NOT NULL,
-     start_ms INTEGER NOT NULL,
-     end_ms INTEGER NOT NULL,
-     reason TEXT NOT NULL,
-     created_ms INTEGER NOT NULL,
-     CHECK (end_ms > start_ms)
-   );
-   CREATE INDEX maintenance_by_station ON maintenance (station, start_ms);`,
-  // Windows become stored rows with fixed ends, the reference one included: seeded here, once.
-  `ALTER TABLE maintenance ADD COLUMN source TEXT NOT NULL DEFAULT 'operador'
-     CHECK (source IN ('referencia', 'operador'));
-   ALTER TABLE maintenance ADD COLUMN cancelled_ms INTEGER;
-   ${referenceMaintenanceRows()
-     .map(
-       (r) =>
-         `INSERT INTO maintenance (id, station, start_ms, end_ms, reason, source, created_ms)
-          VALUES (${sqlText(r.id)}, ${sqlText(r.station)}, ${r.start_ms}, ${r.end_ms}, ${sqlText(r.reason)},
-                  'referencia', ${r.created_ms});`,
-     )
-     .join('\n')}`,
-];
-
-/** The ground station's storage: every SQL statement of the system lives here. */
-export interface GroundstationStore {
-  readonly file: string;
-  /** Runs `work` in one write transaction, so a check and the write it guards see the same data. */
-  transaction<T>(work: () => T): T;
-  insertContact(row: ContactRow): void;
-  getContact(id: string): ContactRow | undefined;
+/** The reads and writes of the contact book, inside a transaction or on their own. */
+export interface GroundstationQueries {
+  /**
+   * Stores a contact unless the database's own rules refuse it: no two contacts not cancelled on one
+   * antenna, nor of one satellite at one station, at the same time. False when refused (PostgreSQL's
+   * exclusion constraints: another writer took the slot since it was checked); SQLite serializes writers,
+   * so there the check before the insert is final and this is always true.
+   */
+  insertContact(row: ContactRow): Promise<boolean>;
+  getContact(id: string): Promise<ContactRow | undefined>;
   /** Contacts not cancelled that overlap [fromMs, toMs), by start; of one antenna when given. */
-  activeContacts(station: string, fromMs: number, toMs: number, antenna?: string): ContactRow[];
-  cancelContact(id: string, atMs: number): void;
-  insertMaintenance(row: MaintenanceRow): void;
-  getMaintenance(id: string): MaintenanceRow | undefined;
+  activeContacts(station: string, fromMs: number, toMs: number, antenna?: string): Promise<ContactRow[]>;
+  cancelContact(id: string, atMs: number): Promise<void>;
+  /**
+   * Stores a window unless the same one (station, ends, reason) is already programmed and not cancelled:
+   * false then (PostgreSQL's unique index; on SQLite the check before it is final, as for contacts).
+   */
+  insertMaintenance(row: MaintenanceRow): Promise<boolean>;
+  getMaintenance(id: string): Promise<MaintenanceRow | undefined>;
   /** Windows of a station not cancelled that end after `afterMs`, by start. */
-  maintenanceEndingAfter(station: string, afterMs: number): MaintenanceRow[];
-  cancelMaintenance(id: string, atMs: number): void;
-  close(): void;
+  maintenanceEndingAfter(station: string, afterMs: number): Promise<MaintenanceRow[]>;
+  cancelMaintenance(id: string, atMs: number): Promise<void>;
 }
 
-export function openGroundstationStore(file: string): GroundstationStore {
-  const db: SqlDatabase = openDatabase(file, { migrations: MIGRATIONS });
-  const insertContact = db.prepare(
-    `INSERT INTO contact (id, station, antenna, norad_id, start_ms, end_ms, status, created_ms, cancelled_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const getContact = db.prepare('SELECT * FROM contact WHERE id = ?');
-  const activeContacts = db.prepare(
-    `SELECT * FROM contact WHERE station = ? AND status = 'programado' AND start_ms < ? AND end_ms > ?
-     ORDER BY start_ms, antenna`,
-  );
-  const activeContactsOn = db.prepare(
-    `SELECT * FROM contact
-     WHERE station = ? AND antenna = ? AND status = 'programado' AND start_ms < ? AND end_ms > ?
-     ORDER BY start_ms`,
-  );
-  const cancelContact = db.prepare(
-    `UPDATE contact SET status = 'cancelado', cancelled_ms = ? WHERE id = ? AND status = 'programado'`,
-  );
-  const insertMaintenance = db.prepare(
-    `INSERT INTO maintenance (id, station, start_ms, end_ms, reason, source, created_ms, cancelled_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const getMaintenance = db.prepare('SELECT * FROM maintenance WHERE id = ?');
-  const maintenanceEndingAfter = db.prepare(
-    'SELECT * FROM maintenance WHERE station = ? AND end_ms > ? AND cancelled_ms IS NULL ORDER BY start_ms, id',
-  );
-  const cancelMaintenance = db.prepare(
-    'UPDATE maintenance SET cancelled_ms = ? WHERE id = ? AND cancelled_ms IS NULL',
-  );
-
-  return {
-    file,
-    transaction: (work) => db.transaction(work),
-    insertContact: (r) => {
-      insertContact.run(
-        r.id,
-        r.station,
-        r.antenna,
-        r.norad_id,
-        r.start_ms,
-        r.end_ms,
-        r.status,
-        r.created_ms,
-        r.cancelled_ms,
-      );
-    },
-    getContact: (id) => getContact.get<ContactRow>(id),
-    activeContacts: (station, fromMs, toMs, antenna) =>
-      antenna === undefined
-        ? activeContacts.all<ContactRow>(station, toMs, fromMs)
-        : activeContactsOn.all<ContactRow>(station, antenna, toMs, fromMs),
-    cancelContact: (id, atMs) => {
-      cancelContact.run(atMs, id);
-    },
-    insertMaintenance: (r) => {
-      insertMaintenance.run(
-        r.id,
-        r.station,
-        r.start_ms,
-        r.end_ms,
-        r.reason,
-        r.source,
-        r.created_ms,
-        r.cancelled_ms,
-      );
-    },
-    getMaintenance: (id) => getMaintenance.get<MaintenanceRow>(id),
-    maintenanceEndingAfter: (station, afterMs) =>
-      maintenanceEndingAfter.all<MaintenanceRow>(station, afterMs),
-    cancelMaintenance: (id, atMs) => {
-      cancelMaintenance.run(atMs, id);
-    },
-    close: () => db.close(),
-  };
+export interface GroundstationStore extends GroundstationQueries {
+  /** Where the book lives, for the operator's log (a file, or a URL without its password and the schema). */
+  readonly where: string;
+  /**
+   * Runs `work` in one write transaction on `tx`, so a check and the write it guards see the same data;
+   * `work` must use `tx`, never the store itself. With `station`, the transaction is also serialized with
+   * every other one given the same station, in every process on the same database (PostgreSQL: an advisory
+   * transaction lock; SQLite: writers are serialized anyway), which is what keeps a rule across two tables
+   * (no contact inside a maintenance window) from racing between replicas.
+   */
+  transaction<T>(work: (tx: GroundstationQueries) => Promise<T>, station?: string): Promise<T>;
+  close(): Promise<void>;
 }
+
+/** A string as an SQL literal, for the migrations that seed the reference data's windows. */
+export const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;

@@ -20,11 +20,18 @@ const STALE_CLAIM_MS = 60_000;
  */
 const MAX_ATTEMPTS = 3;
 
-/** Grades submissions in the background, one at a time, storing each rule as it is done. */
+/** Thrown inside a grading when the grader stops: the grading is handed back, nothing of it recorded. */
+const STOPPED = Symbol('stopped');
+
+/**
+ * Grades submissions in the background, one at a time, storing each rule as it is done. Engine-agnostic:
+ * which grader of which process or replica grades a submission is settled by the store's `claim`.
+ */
 export class Grader {
   private closed = false;
-  private grading: string | undefined;
   private queue: Promise<void> = Promise.resolve();
+  /** Cuts the current pause between two rules short when the grader stops. */
+  private wake: (() => void) | undefined;
 
   constructor(
     private readonly store: LabStore,
@@ -33,47 +40,69 @@ export class Grader {
   ) {}
 
   schedule(id: string): void {
-    this.queue = this.queue.then(() => this.grade(id));
+    this.enqueue(() => this.grade(id));
   }
 
   /** Gradings a previous process left unfinished (it stopped, or died mid-way) are picked up again. */
   resume(): void {
-    for (const id of this.store.unfinished(this.options.now(), STALE_CLAIM_MS)) this.schedule(id);
+    this.enqueue(async () => {
+      for (const id of await this.store.unfinished(this.options.now(), STALE_CLAIM_MS)) this.schedule(id);
+    });
   }
 
-  /** Resolves when every grading queued so far has finished. */
-  idle(): Promise<void> {
-    return this.queue;
+  /** Resolves when every grading queued so far (and every one those queued) has finished. */
+  async idle(): Promise<void> {
+    for (let seen = this.queue; ; seen = this.queue) {
+      await seen;
+      if (seen === this.queue) return;
+    }
   }
 
-  /** A grading cut short is handed back, not left claimed until it goes stale. */
-  close(): void {
+  /**
+   * Stops grading: the grading in progress hands its submission back (not left claimed until it goes
+   * stale) and the queued ones are left for the next process. Resolves once that is done.
+   */
+  close(): Promise<void> {
     this.closed = true;
-    if (this.grading) this.store.release(this.grading);
+    this.wake?.();
+    return this.idle();
+  }
+
+  /** A step of the queue that fails (the store is unreachable) is reported, and the queue goes on. */
+  private enqueue(work: () => Promise<void>): void {
+    this.queue = this.queue.then(work).catch((error: unknown) => this.options.onError?.(error));
+  }
+
+  private stopIfClosed(): void {
+    if (this.closed) throw STOPPED;
   }
 
   private async grade(id: string): Promise<void> {
     const { store, options } = this;
-    if (this.closed || !store.claim(id, options.now(), STALE_CLAIM_MS)) return;
-    const row = store.submission(id)!;
-    if (row.attempts > MAX_ATTEMPTS) {
-      store.abandon(
-        id,
-        `La corrección de esta entrega se interrumpió ${row.attempts - 1} veces sin terminar (el corrector ` +
-          'se detuvo a mitad de ella) y no se vuelve a intentar. Revisa que no contenga esquemas, patrones o ' +
-          'mensajes desmesurados y envíala de nuevo con enviar_entrega.',
-        options.now(),
-      );
-      return;
-    }
-    this.grading = id;
-    const budget = this.sandbox.budget(options.budgetMs);
+    if (this.closed || !(await store.claim(id, options.now(), STALE_CLAIM_MS))) return;
     try {
+      this.stopIfClosed();
+      const row = (await store.submission(id))!;
+      this.stopIfClosed();
+      if (row.attempts > MAX_ATTEMPTS) {
+        await store.abandon(
+          id,
+          `La corrección de esta entrega se interrumpió ${row.attempts - 1} veces sin terminar (el corrector ` +
+            'se detuvo a mitad de ella) y no se vuelve a intentar. Revisa que no contenga esquemas, patrones o ' +
+            'mensajes desmesurados y envíala de nuevo con enviar_entrega.',
+          options.now(),
+        );
+        return;
+      }
+      const content = (await store.content(id)) ?? '';
+      this.stopIfClosed();
+      const budget = this.sandbox.budget(options.budgetMs);
       let position = 0;
-      for await (const result of gradeRules(knownLab(row.lab), store.content(id) ?? '', budget)) {
-        await pause(options.stepDelayMs);
+      for await (const result of gradeRules(knownLab(row.lab), content, budget)) {
+        this.stopIfClosed();
+        await this.pause(options.stepDelayMs);
         budget.extend(options.stepDelayMs);
-        if (this.closed) return;
+        this.stopIfClosed();
         if (budget.remainingMs() <= 0) {
           throw new GradingOverrun(
             `La corrección no terminó dentro de los ${seconds(options.budgetMs)} que tiene y se detuvo tras ` +
@@ -81,24 +110,31 @@ export class Grader {
               'y vuelve a enviarla.',
           );
         }
-        store.addRuleResult(id, position++, result);
+        await store.addRuleResult(id, position++, result);
       }
-      store.finish(id, 'evaluada', options.now());
+      this.stopIfClosed();
+      await store.finish(id, 'evaluada', options.now());
     } catch (error) {
-      // Closing hands the grading back (see close); nothing of it is recorded.
-      if (this.closed) return;
-      if (error instanceof GradingOverrun) store.abandon(id, error.message, options.now());
+      // Closing hands the grading back (a sandbox killed by the close lands here too): nothing is recorded.
+      if (this.closed) return store.release(id);
+      if (error instanceof GradingOverrun) await store.abandon(id, error.message, options.now());
       else {
         options.onError?.(error);
-        store.finish(id, 'fallo_interno', options.now());
+        await store.finish(id, 'fallo_interno', options.now());
       }
-    } finally {
-      this.grading = undefined;
     }
   }
-}
 
-/** Yields to the event loop between rules even without a delay, so requests are served meanwhile. */
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+  /** Yields to the event loop between rules even without a delay, so requests are served meanwhile. */
+  private pause(ms: number): Promise<void> {
+    if (ms <= 0) return new Promise((resolve) => setImmediate(resolve));
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
 }

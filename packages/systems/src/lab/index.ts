@@ -16,6 +16,14 @@ export { handshakeLab } from './handshake/lab.js';
 export { HANDSHAKE_RULES } from './handshake/rules.js';
 export { type Entry, readTranscript } from './handshake/transcript.js';
 export { type GradingBudget, GradingSandbox, type Overrun } from './sandbox.js';
-export { LabStore } from './store.js';
-export { createLabSystem, type LabSystem, type LabSystemOptions } from './system.js';
+export { MIGRATIONS, SqliteLabStore } from './sqlite-store.js';
+export type { LabStore, RuleResultRow, SessionRow, SubmissionRow } from './store.js';
+export {
+  createLabSystem,
+  type LabDatabaseOptions,
+  type LabSystem,
+  type LabSystemOptions,
+  migrateLab,
+  openLabSystem,
+} from './system.js';
 export { toolSchemaLab } from './tool-schema/lab.js';

@@ -15,7 +15,7 @@ export function labRoutes(sessions: Sessions): Handlers<LabApi> {
     startSession: async ({ body, signal }) => new Reply(201, await sessions.start(body, signal)),
     studentLabs: ({ params }) => sessions.passedLabs(params.student),
     getSession: ({ params }) => sessions.get(params.session),
-    submit: ({ params, body }) => new Reply(202, sessions.submit(params.session, body.content)),
+    submit: async ({ params, body }) => new Reply(202, await sessions.submit(params.session, body.content)),
     getSubmission: ({ params }) => sessions.submission(params.submission),
     result: ({ params }) => sessions.result(params.submission),
   };

@@ -42,7 +42,7 @@ export class Sessions {
       );
     }
     const row = { id: newId('ses'), lab: found.id, student, started_ms: this.now() };
-    this.store.insertSession(row);
+    await this.store.insertSession(row);
     return {
       ...sessionView({ ...row, submissions: 0 }),
       student_verified: answer.kind === 'conocido',
@@ -55,17 +55,17 @@ export class Sessions {
   }
 
   /** The labs a student has passed, in any session: what their next labs depend on. */
-  passedLabs(student: string): StudentLabs {
-    return { student, passed: this.store.passedLabs(student) };
+  async passedLabs(student: string): Promise<StudentLabs> {
+    return { student, passed: await this.store.passedLabs(student) };
   }
 
-  get(id: string): LabSession {
-    return sessionView(this.session(id));
+  async get(id: string): Promise<LabSession> {
+    return sessionView(await this.session(id));
   }
 
   /** Stores a submission and queues its grading. */
-  submit(sessionId: string, content: string): Submission {
-    const owner = this.session(sessionId);
+  async submit(sessionId: string, content: string): Promise<Submission> {
+    const owner = await this.session(sessionId);
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > MAX_SUBMISSION_BYTES) {
       throw refuse.tooLarge(
@@ -76,8 +76,18 @@ export class Sessions {
     }
     if (content.trim() === '')
       throw refuse.unprocessable('La entrega está vacía: pega el contenido que pide el enunciado.');
+    // No transcript or JSON definition holds a raw NUL (JSON escapes it), and PostgreSQL text cannot.
+    const nul = content.indexOf('\u0000');
+    if (nul >= 0) {
+      const line = content.slice(0, nul).split('\n').length;
+      throw refuse.unprocessable(
+        `La entrega contiene el carácter NUL (U+0000) en la línea ${line}; JSON lo escribe escapado ` +
+          '(\\u0000), nunca tal cual: quítalo y vuelve a enviarla.',
+        { line },
+      );
+    }
     const id = newId('ent');
-    this.store.insertSubmission({
+    await this.store.insertSubmission({
       id,
       sessionId: owner.id,
       content,
@@ -86,17 +96,17 @@ export class Sessions {
       nowMs: this.now(),
     });
     this.grader.schedule(id);
-    return submissionView(this.store.submission(id)!);
+    return submissionView((await this.store.submission(id))!);
   }
 
-  submission(id: string): Submission {
-    return submissionView(this.submissionRow(id));
+  async submission(id: string): Promise<Submission> {
+    return submissionView(await this.submissionRow(id));
   }
 
   /** The grading as it stands: the rules graded so far, and `passed` once it is over. */
-  result(id: string): GradingResult {
-    const row = this.submissionRow(id);
-    const rules = this.store.ruleResults(row.id);
+  async result(id: string): Promise<GradingResult> {
+    const row = await this.submissionRow(id);
+    const rules = await this.store.ruleResults(row.id);
     const passed =
       row.status === 'evaluada'
         ? rules.every((r) => r.outcome !== 'fallida')
@@ -106,8 +116,8 @@ export class Sessions {
     return { submission: submissionView(row), passed, rules };
   }
 
-  private session(id: string): SessionRow {
-    const found = SESSION_ID_PATTERN.test(id) ? this.store.session(id) : undefined;
+  private async session(id: string): Promise<SessionRow> {
+    const found = SESSION_ID_PATTERN.test(id) ? await this.store.session(id) : undefined;
     if (found) return found;
     throw refuse.notFound(
       `No existe la sesión ${JSON.stringify(id.slice(0, 80))}: usa el sesion_id que devolvió ` +
@@ -116,8 +126,8 @@ export class Sessions {
     );
   }
 
-  private submissionRow(id: string): SubmissionRow {
-    const found = SUBMISSION_ID_PATTERN.test(id) ? this.store.submission(id) : undefined;
+  private async submissionRow(id: string): Promise<SubmissionRow> {
+    const found = SUBMISSION_ID_PATTERN.test(id) ? await this.store.submission(id) : undefined;
     if (found) return found;
     throw refuse.notFound(
       `No existe la entrega ${JSON.stringify(id.slice(0, 80))}: usa el entrega_id que devolvió ` +

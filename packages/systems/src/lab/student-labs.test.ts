@@ -1,17 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { inProcessTransport, SystemError } from '@code-cluster/shared';
 import { LabClient } from '@code-cluster/shared/lab';
-import { afterEach, expect, it } from 'vitest';
-import { createLabSystem, type LabSystem } from './system.js';
+import { describe, expect, it } from 'vitest';
+import { labEngines } from '../../test/lab-engines.js';
+import type { LabSystem } from './system.js';
 
-const dirs: string[] = [];
-const systems: LabSystem[] = [];
-afterEach(() => {
-  for (const system of systems.splice(0)) system.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const engines = labEngines('student labs on PostgreSQL (packages/systems/src/lab/student-labs.test.ts)');
 
 const HANDSHAKE = [
   '→ {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"a","version":"1"}}}',
@@ -25,34 +18,31 @@ async function graded(system: LabSystem, lab: LabClient, student: string, conten
   await system.idle();
 }
 
-it('GET /v1/students/{student}/labs lists the labs a student passed, in any session, and nobody else', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'code-lab-'));
-  dirs.push(dir);
-  const file = join(dir, 'lab.db');
-  const system = createLabSystem({ file });
-  systems.push(system);
-  const lab = new LabClient(inProcessTransport(() => system.handler));
+describe.each(engines)('on $name', (engine) => {
+  it('GET /v1/students/{student}/labs lists the labs a student passed, in any session, and nobody else', async (ctx) => {
+    const place = engine.place() ?? ctx.skip('no PostgreSQL here');
+    const system = await place.open();
+    const lab = new LabClient(inProcessTransport(() => system.handler));
 
-  expect(await lab.studentLabs('ana-garcia')).toEqual({ student: 'ana-garcia', passed: [] });
-  // A failed attempt passes nothing; a later passing one, in another session, does.
-  await graded(system, lab, 'ana-garcia', `${HANDSHAKE}\n← {"jsonrpc":"2.0","id":null,"result":{}}`);
-  expect((await lab.studentLabs('ana-garcia')).passed).toEqual([]);
-  await graded(system, lab, 'ana-garcia', HANDSHAKE);
-  expect((await lab.studentLabs('ana-garcia')).passed).toEqual(['mcp-handshake']);
-  expect((await lab.studentLabs('bruno-diaz')).passed).toEqual([]);
+    expect(await lab.studentLabs('ana-garcia')).toEqual({ student: 'ana-garcia', passed: [] });
+    // A failed attempt passes nothing; a later passing one, in another session, does.
+    await graded(system, lab, 'ana-garcia', `${HANDSHAKE}\n← {"jsonrpc":"2.0","id":null,"result":{}}`);
+    expect((await lab.studentLabs('ana-garcia')).passed).toEqual([]);
+    await graded(system, lab, 'ana-garcia', HANDSHAKE);
+    expect((await lab.studentLabs('ana-garcia')).passed).toEqual(['mcp-handshake']);
+    expect((await lab.studentLabs('bruno-diaz')).passed).toEqual([]);
 
-  // What is stored outlives the process.
-  system.close();
-  systems.pop();
-  const reopened = createLabSystem({ file });
-  systems.push(reopened);
-  const again = new LabClient(inProcessTransport(() => reopened.handler));
-  expect((await again.studentLabs('ana-garcia')).passed).toEqual(['mcp-handshake']);
+    // What is stored outlives the process.
+    await system.close();
+    const reopened = await place.open();
+    const again = new LabClient(inProcessTransport(() => reopened.handler));
+    expect((await again.studentLabs('ana-garcia')).passed).toEqual(['mcp-handshake']);
 
-  const bad = await again.studentLabs('Ana García').catch((error: unknown) => error);
-  expect(bad).toBeInstanceOf(SystemError);
-  expect((bad as SystemError).status).toBe(400);
-  // The router's one bad-input policy (docs/architecture.md): 400 naming the parameter and the value.
-  expect((bad as SystemError).message).toContain("Parámetro de ruta 'student' inválido");
-  expect((bad as SystemError).message).toContain('"Ana García"');
+    const bad = await again.studentLabs('Ana García').catch((error: unknown) => error);
+    expect(bad).toBeInstanceOf(SystemError);
+    expect((bad as SystemError).status).toBe(400);
+    // The router's one bad-input policy (docs/architecture.md): 400 naming the parameter and the value.
+    expect((bad as SystemError).message).toContain("Parámetro de ruta 'student' inválido");
+    expect((bad as SystemError).message).toContain('"Ana García"');
+  });
 });

@@ -5,18 +5,19 @@ import { parked, pct, round } from './model.js';
 import type { RoverRow } from './store.js';
 
 /** Parks the rover: its clock moves on, the panels charge it by day and the parked load drains it. */
-export function waitFor(fleet: Fleet, roverId: string, hours: number): WaitResult {
-  return fleet.store.transaction(() => {
-    const r = fleet.rover(roverId);
+export function waitFor(fleet: Fleet, roverId: string, hours: number): Promise<WaitResult> {
+  return fleet.store.transaction(async (tx) => {
+    // Locked: a leg driven from another replica meanwhile waits, and neither loses the other's update.
+    const r = await fleet.rover(roverId, tx, true);
     const before = r.battery_wh;
     const from = r.clock_ms;
     const to = from + hours * 3_600_000;
     const after = parked(before, from, to);
     r.battery_wh = after.batteryWh;
     r.clock_ms = to;
-    fleet.store.updateRover(r);
+    await tx.updateRover(r);
     return {
-      rover: fleet.roverDto(r),
+      rover: await fleet.roverDto(r, tx),
       hours,
       from: isoUtc(from),
       to: isoUtc(to),

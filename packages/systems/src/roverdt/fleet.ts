@@ -11,7 +11,7 @@ import { refuse } from '../refusal.js';
 import { isoUtc } from '../time.js';
 import { measure } from './instruments.js';
 import { BATTERY_CAPACITY_WH, pct, round, solarW } from './model.js';
-import type { RouteRow, RoverdtStore, RoverRow } from './store.js';
+import type { RouteRow, RoverdtStatements, RoverdtStore, RoverRow } from './store.js';
 import { indexOf, type Terrain } from './terrain.js';
 
 /** The rovers and their routes as stored, looked up by id and shown as the API's resources. */
@@ -21,10 +21,11 @@ export class Fleet {
     readonly terrain: Terrain,
   ) {}
 
-  rover(id: string): RoverRow {
-    const found = this.store.getRover(id);
+  /** The rover; with `lock`, its row locked until `db`'s transaction ends (see RoverdtStatements.lockRover). */
+  async rover(id: string, db: RoverdtStatements = this.store, lock = false): Promise<RoverRow> {
+    const found = await (lock ? db.lockRover(id) : db.getRover(id));
     if (!found) {
-      const known = this.store.listRovers().map((r) => r.id);
+      const known = (await db.listRovers()).map((r) => r.id);
       throw refuse.notFound(`No existe el rover '${id}'. Rovers disponibles: ${known.join(', ')}.`, {
         rover_id: id,
       });
@@ -32,8 +33,8 @@ export class Fleet {
     return found;
   }
 
-  route(roverId: string, routeId: string): RouteRow {
-    const found = this.store.getRoute(routeId);
+  async route(roverId: string, routeId: string, db: RoverdtStatements = this.store): Promise<RouteRow> {
+    const found = await db.getRoute(routeId);
     if (!found || found.rover_id !== roverId) {
       throw refuse.notFound(
         `El rover ${roverId} no tiene ninguna ruta '${routeId}'. planificar_ruta crea una y da su ruta_id.`,
@@ -47,15 +48,15 @@ export class Fleet {
     return { x: i % this.terrain.width, y: Math.floor(i / this.terrain.width) };
   }
 
-  hazards(roverId: string): Cell[] {
-    return [...this.store.knownHazards(this.rover(roverId).id)]
+  async hazards(roverId: string): Promise<Cell[]> {
+    return [...(await this.store.knownHazards((await this.rover(roverId)).id))]
       .sort((a, b) => a - b)
       .map((i) => this.cell(i));
   }
 
   /** What an instrument reads where the rover stands, at its clock; an instrument it lacks is a 404. */
-  measurement(roverId: string, name: string): Measurement {
-    const r = this.rover(roverId);
+  async measurement(roverId: string, name: string): Promise<Measurement> {
+    const r = await this.rover(roverId);
     const instrument = InstrumentSchema.safeParse(name);
     if (!instrument.success) {
       throw refuse.notFound(
@@ -74,7 +75,8 @@ export class Fleet {
     };
   }
 
-  roverDto(r: RoverRow): Rover {
+  async roverDto(r: RoverRow, db: RoverdtStatements = this.store): Promise<Rover> {
+    const knownHazards = (await db.knownHazards(r.id)).size;
     return {
       id: r.id,
       name: r.name,
@@ -95,11 +97,19 @@ export class Fleet {
       odometer_m: round(r.odometer_m, 2),
       active_route_id: r.active_route,
       last_stop: r.last_stop,
-      known_hazards: this.store.knownHazards(r.id).size,
+      known_hazards: knownHazards,
     };
   }
 
-  routeDto(r: RouteRow): Route {
+  /** A route as the API gives it; `hazards_ahead` from the rover's known hazards as `db` sees them. */
+  async routeDto(r: RouteRow, db: RoverdtStatements = this.store): Promise<Route> {
+    const known = await db.knownHazards(r.rover_id);
+    const ahead = new Set(
+      r.plan.legs
+        .slice(r.legs_done)
+        .flatMap((leg) => leg.cells)
+        .filter((cell) => known.has(cell)),
+    );
     return {
       id: r.id,
       rover_id: r.rover_id,
@@ -121,6 +131,7 @@ export class Fleet {
       energy_wh: round(r.plan.energy_wh),
       battery_after_pct: round(r.plan.battery_after_pct),
       legs_done: r.legs_done,
+      hazards_ahead: [...ahead].map((cell) => this.cell(cell)),
       created_at: isoUtc(r.created_ms),
       stop: r.stop,
     };

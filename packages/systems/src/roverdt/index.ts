@@ -16,9 +16,12 @@ export {
   moveCost,
   type PlanLimits,
 } from './planner.js';
-export { openRoverdtStore, type RoverdtStore } from './store.js';
+export { openRoverdtPgStore } from './postgres-store.js';
+export { openRoverdtStore } from './sqlite-store.js';
+export type { RoverdtStore } from './store.js';
 export {
-  createRoverdtSystem,
+  migrateRoverdt,
+  openRoverdtSystem,
   REFERENCE_ROVERS,
   type RoverdtSystem,
   type RoverdtSystemOptions,

@@ -15,9 +15,9 @@ export class Planning {
     private readonly now: () => number,
   ) {}
 
-  plan(roverId: string, destination: Cell): Route {
+  async plan(roverId: string, destination: Cell): Promise<Route> {
     const { terrain, store } = this.fleet;
-    const r = this.fleet.rover(roverId);
+    const r = await this.fleet.rover(roverId);
     if (!inMap(terrain, destination.x, destination.y)) {
       throw refuse.unprocessable(
         `El destino ${describe(destination)} está fuera del mapa: x e y van de 0 a ${terrain.width - 1}.`,
@@ -26,7 +26,7 @@ export class Planning {
     }
     const start = indexOf(terrain, r.x, r.y);
     const goal = indexOf(terrain, destination.x, destination.y);
-    const limits: PlanLimits = { maxSlopeDeg: MAX_SLOPE_DEG, avoid: store.knownHazards(r.id) };
+    const limits: PlanLimits = { maxSlopeDeg: MAX_SLOPE_DEG, avoid: await store.knownHazards(r.id) };
     this.checkGoal(r, destination, start, goal, limits);
     const path = findPath(terrain, start, goal, limits);
     if (!path) throw unreachable(r, destination, explainUnreachable(terrain, start, goal, limits), limits);
@@ -62,8 +62,8 @@ export class Planning {
       },
       stop: null,
     };
-    store.insertRoute(row);
-    return this.fleet.routeDto(row);
+    await store.insertRoute(row);
+    return this.fleet.routeDto(row, store);
   }
 
   /** A goal the rover cannot stand on (where it is, a rock, known soft sand) is refused before any search. */

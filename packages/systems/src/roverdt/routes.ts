@@ -24,17 +24,20 @@ export function roverdtRoutes(fleet: Fleet, planning: Planning, driving: Driving
       terrainGrid ??= gridOf(fleet.terrain);
       return terrainGrid;
     },
-    knownHazards: ({ params }) => ({ cells: fleet.hazards(params.id) }),
-    listRovers: () => ({ rovers: fleet.store.listRovers().map((r) => fleet.roverDto(r)) }),
-    getRover: ({ params }) => fleet.roverDto(fleet.rover(params.id)),
-    listRoutes: ({ params, query }) => {
-      const r = fleet.rover(params.id);
-      return { routes: fleet.store.listRoutes(r.id, query.limit).map((row) => fleet.routeDto(row)) };
+    knownHazards: async ({ params }) => ({ cells: await fleet.hazards(params.id) }),
+    listRovers: async () => ({
+      rovers: await Promise.all((await fleet.store.listRovers()).map((r) => fleet.roverDto(r))),
+    }),
+    getRover: async ({ params }) => fleet.roverDto(await fleet.rover(params.id)),
+    listRoutes: async ({ params, query }) => {
+      const r = await fleet.rover(params.id);
+      const rows = await fleet.store.listRoutes(r.id, query.limit);
+      return { routes: await Promise.all(rows.map((row) => fleet.routeDto(row))) };
     },
-    planRoute: ({ params, body }) => new Reply(201, planning.plan(params.id, body.destination)),
-    getRoute: ({ params }) => {
-      fleet.rover(params.id);
-      return fleet.routeDto(fleet.route(params.id, params.route));
+    planRoute: async ({ params, body }) => new Reply(201, await planning.plan(params.id, body.destination)),
+    getRoute: async ({ params }) => {
+      await fleet.rover(params.id);
+      return await fleet.routeDto(await fleet.route(params.id, params.route));
     },
     step: ({ params, body, signal }) => driving.step(params.id, params.route, body.legs, signal),
     wait: ({ params, body }) => waitFor(fleet, params.id, body.hours),

@@ -17,16 +17,20 @@ export const REFERENCE_ROVERS: readonly RoverSeed[] = [
 ];
 
 /** Seeds a fresh store with the map's seed and the rovers; refuses a store made for another map. */
-export function seedStore(store: RoverdtStore, terrain: Terrain, rovers: readonly RoverSeed[]): void {
-  store.transaction(() => {
-    const stored = store.seed();
+export async function seedStore(
+  store: RoverdtStore,
+  terrain: Terrain,
+  rovers: readonly RoverSeed[],
+): Promise<void> {
+  await store.transaction(async (tx) => {
+    const stored = await tx.seed();
     if (stored !== undefined && stored !== terrain.seed) {
       throw new Error(
-        `${store.file} holds rovers of the map with seed ${stored}, not ${terrain.seed}: use another data dir`,
+        `${store.where} holds rovers of the map with seed ${stored}, not ${terrain.seed}: use another data dir or database`,
       );
     }
-    store.setSeed(terrain.seed);
-    for (const seed of rovers) store.insertRover(initialRover(terrain, seed));
+    await tx.setSeed(terrain.seed);
+    for (const seed of rovers) await tx.insertRover(initialRover(terrain, seed));
   });
 }
 

@@ -1,5 +1,4 @@
 import type { RouteStatus, Stop } from '@code-cluster/shared/roverdt';
-import { openDatabase, type SqlDatabase } from '../storage/index.js';
 
 /** A rover as stored. */
 export interface RoverRow {
@@ -49,174 +48,90 @@ export interface RouteRow {
   stop: Stop | null;
 }
 
-const MIGRATIONS = [
-  `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-   CREATE TABLE rover (
-     id TEXT PRIMARY KEY,
-     name TEXT NOT NULL,
-     x INTEGER NOT NULL,
-     y INTEGER NOT NULL,
-     heading_deg REAL NOT NULL,
-     battery_wh REAL NOT NULL CHECK (battery_wh >= 0),
-     clock_ms INTEGER NOT NULL,
-     odometer_m REAL NOT NULL,
-     mode TEXT NOT NULL CHECK (mode IN ('reposo', 'en_ruta', 'detenido')),
-     active_route TEXT,
-     last_stop TEXT
-   );
-   CREATE TABLE route (
-     id TEXT PRIMARY KEY,
-     rover_id TEXT NOT NULL REFERENCES rover (id),
-     status TEXT NOT NULL
-       CHECK (status IN ('planificada', 'en_curso', 'completada', 'detenida', 'abandonada')),
-     created_ms INTEGER NOT NULL,
-     legs_done INTEGER NOT NULL,
-     plan TEXT NOT NULL,
-     stop TEXT
-   );
-   CREATE INDEX route_by_rover ON route (rover_id);
-   CREATE TABLE known_hazard (
-     rover_id TEXT NOT NULL REFERENCES rover (id),
-     cell INTEGER NOT NULL,
-     found_ms INTEGER NOT NULL,
-     PRIMARY KEY (rover_id, cell)
-   );`,
-];
-
 type Raw<T, K extends keyof T> = Omit<T, K> & { [P in K]: string | null };
+export type RawRover = Raw<RoverRow, 'last_stop'>;
+export type RawRoute = Raw<RouteRow, 'plan' | 'stop'>;
 
-/** The rover twin's storage: every SQL statement of the system lives here. */
-export interface RoverdtStore {
-  readonly file: string;
-  /** Runs `work` in one write transaction: a leg is committed whole or not at all. */
-  transaction<T>(work: () => T): T;
-  /** The terrain seed this file was written for, if any. */
-  seed(): number | undefined;
-  setSeed(seed: number): void;
-  getRover(id: string): RoverRow | undefined;
-  listRovers(): RoverRow[];
+/** The columns a rover and a route are read with, in the order both engines' statements name them. */
+export const ROVER_COLUMNS =
+  'id, name, x, y, heading_deg, battery_wh, clock_ms, odometer_m, mode, active_route, last_stop';
+export const ROUTE_COLUMNS = 'id, rover_id, status, created_ms, legs_done, plan, stop';
+
+/** A stored rover as the use cases see it: its last stop parsed. */
+export const roverFrom = (raw: RawRover): RoverRow => ({
+  ...raw,
+  last_stop: raw.last_stop === null ? null : (JSON.parse(raw.last_stop) as Stop),
+});
+
+/** A stored route as the use cases see it: its plan and stop parsed. */
+export const routeFrom = (raw: RawRoute): RouteRow => ({
+  ...raw,
+  plan: JSON.parse(raw.plan ?? '{}') as StoredPlan,
+  stop: raw.stop === null ? null : (JSON.parse(raw.stop) as Stop),
+});
+
+/** A JSON column's text, or null. */
+export const jsonText = (value: unknown) => (value === null ? null : JSON.stringify(value));
+
+/** A rover's columns as the statements that write it take them, after its id. */
+export const roverValues = (r: RoverRow) =>
+  [
+    r.x,
+    r.y,
+    r.heading_deg,
+    r.battery_wh,
+    r.clock_ms,
+    r.odometer_m,
+    r.mode,
+    r.active_route,
+    jsonText(r.last_stop),
+  ] as const;
+
+/**
+ * Every statement of the rover twin, on either engine (sqlite-store.ts, postgres-store.ts). Called on the
+ * store, each runs on its own; called on a transaction's statements, inside that transaction.
+ */
+export interface RoverdtStatements {
+  /** The terrain seed this store was written for, if any. */
+  seed(): Promise<number | undefined>;
+  setSeed(seed: number): Promise<void>;
+  getRover(id: string): Promise<RoverRow | undefined>;
+  /**
+   * The rover, its row locked until the transaction ends, so two drivers of one rover (two replicas) take
+   * turns: `SELECT … FOR UPDATE` on PostgreSQL; on SQLite the transaction's write lock already holds it.
+   */
+  lockRover(id: string): Promise<RoverRow | undefined>;
+  /**
+   * Starting a route: the rover becomes `en_ruta` on `routeId` only if it still stands at `at` held by
+   * `heldBy` (the route it was on when read, or null), or if `routeId` holds it already. One conditional
+   * update: false when another driver moved or took the rover first, and then nothing changed.
+   */
+  claimRover(
+    id: string,
+    routeId: string,
+    at: { x: number; y: number },
+    heldBy: string | null,
+  ): Promise<boolean>;
+  listRovers(): Promise<RoverRow[]>;
   /** Adds a rover unless one with that id exists. */
-  insertRover(row: RoverRow): void;
-  updateRover(row: RoverRow): void;
-  insertRoute(row: RouteRow): void;
-  getRoute(id: string): RouteRow | undefined;
+  insertRover(row: RoverRow): Promise<void>;
+  updateRover(row: RoverRow): Promise<void>;
+  insertRoute(row: RouteRow): Promise<void>;
+  getRoute(id: string): Promise<RouteRow | undefined>;
   /** A rover's routes, newest first. */
-  listRoutes(roverId: string, limit: number): RouteRow[];
-  updateRoute(id: string, status: RouteStatus, legsDone: number, stop: Stop | null): void;
+  listRoutes(roverId: string, limit: number): Promise<RouteRow[]>;
+  updateRoute(id: string, status: RouteStatus, legsDone: number, stop: Stop | null): Promise<void>;
   /** Marks the rover's other paused routes `abandonada`: it set off on `keep`. */
-  abandonOtherRoutes(roverId: string, keep: string): void;
-  knownHazards(roverId: string): Set<number>;
-  addKnownHazards(roverId: string, cells: readonly number[], foundMs: number): void;
-  close(): void;
+  abandonOtherRoutes(roverId: string, keep: string): Promise<void>;
+  knownHazards(roverId: string): Promise<Set<number>>;
+  addKnownHazards(roverId: string, cells: readonly number[], foundMs: number): Promise<void>;
 }
 
-export function openRoverdtStore(file: string): RoverdtStore {
-  const db: SqlDatabase = openDatabase(file, { migrations: MIGRATIONS });
-  const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?');
-  const setMeta = db.prepare(
-    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-  );
-  const getRover = db.prepare('SELECT * FROM rover WHERE id = ?');
-  const listRovers = db.prepare('SELECT * FROM rover ORDER BY id');
-  const insertRover = db.prepare(
-    `INSERT OR IGNORE INTO rover
-       (id, name, x, y, heading_deg, battery_wh, clock_ms, odometer_m, mode, active_route, last_stop)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const updateRover = db.prepare(
-    `UPDATE rover SET x = ?, y = ?, heading_deg = ?, battery_wh = ?, clock_ms = ?, odometer_m = ?, mode = ?,
-       active_route = ?, last_stop = ?
-     WHERE id = ?`,
-  );
-  const insertRoute = db.prepare(
-    'INSERT INTO route (id, rover_id, status, created_ms, legs_done, plan, stop) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
-  const getRoute = db.prepare('SELECT * FROM route WHERE id = ?');
-  const listRoutes = db.prepare('SELECT * FROM route WHERE rover_id = ? ORDER BY rowid DESC LIMIT ?');
-  const updateRoute = db.prepare('UPDATE route SET status = ?, legs_done = ?, stop = ? WHERE id = ?');
-  const abandon = db.prepare(
-    `UPDATE route SET status = 'abandonada' WHERE rover_id = ? AND status = 'en_curso' AND id <> ?`,
-  );
-  const knownHazards = db.prepare('SELECT cell FROM known_hazard WHERE rover_id = ?');
-  const addHazard = db.prepare(
-    'INSERT OR IGNORE INTO known_hazard (rover_id, cell, found_ms) VALUES (?, ?, ?)',
-  );
-
-  const rover = (raw: Raw<RoverRow, 'last_stop'> | undefined): RoverRow | undefined =>
-    raw && { ...raw, last_stop: raw.last_stop === null ? null : (JSON.parse(raw.last_stop) as Stop) };
-  const route = (raw: Raw<RouteRow, 'plan' | 'stop'> | undefined): RouteRow | undefined =>
-    raw && {
-      ...raw,
-      plan: JSON.parse(raw.plan ?? '{}') as StoredPlan,
-      stop: raw.stop === null ? null : (JSON.parse(raw.stop) as Stop),
-    };
-  const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-
-  return {
-    file,
-    transaction: (work) => db.transaction(work),
-    seed: () => {
-      const row = getMeta.get<{ value: string }>('seed');
-      return row ? Number(row.value) : undefined;
-    },
-    setSeed: (seed) => {
-      setMeta.run('seed', String(seed));
-    },
-    getRover: (id) => rover(getRover.get(id)),
-    listRovers: () => listRovers.all<Raw<RoverRow, 'last_stop'>>().map((r) => rover(r)!),
-    insertRover: (r) => {
-      insertRover.run(
-        r.id,
-        r.name,
-        r.x,
-        r.y,
-        r.heading_deg,
-        r.battery_wh,
-        r.clock_ms,
-        r.odometer_m,
-        r.mode,
-        r.active_route,
-        json(r.last_stop),
-      );
-    },
-    updateRover: (r) => {
-      updateRover.run(
-        r.x,
-        r.y,
-        r.heading_deg,
-        r.battery_wh,
-        r.clock_ms,
-        r.odometer_m,
-        r.mode,
-        r.active_route,
-        json(r.last_stop),
-        r.id,
-      );
-    },
-    insertRoute: (r) => {
-      insertRoute.run(
-        r.id,
-        r.rover_id,
-        r.status,
-        r.created_ms,
-        r.legs_done,
-        JSON.stringify(r.plan),
-        json(r.stop),
-      );
-    },
-    getRoute: (id) => route(getRoute.get(id)),
-    listRoutes: (roverId, limit) =>
-      listRoutes.all<Raw<RouteRow, 'plan' | 'stop'>>(roverId, limit).map((r) => route(r)!),
-    updateRoute: (id, status, legsDone, stop) => {
-      updateRoute.run(status, legsDone, json(stop), id);
-    },
-    abandonOtherRoutes: (roverId, keep) => {
-      abandon.run(roverId, keep);
-    },
-    knownHazards: (roverId) => new Set(knownHazards.all<{ cell: number }>(roverId).map((r) => r.cell)),
-    addKnownHazards: (roverId, cells, foundMs) => {
-      for (const cell of cells) addHazard.run(roverId, cell, foundMs);
-    },
-    close: () => db.close(),
-  };
+/** The rover twin's storage, on SQLite (a file) or PostgreSQL (schema `roverdt`). */
+export interface RoverdtStore extends RoverdtStatements {
+  /** Where the rovers are kept, for messages: the SQLite file, or the PostgreSQL URL without its password. */
+  readonly where: string;
+  /** Runs `work` in one write transaction: a leg is committed whole or not at all. */
+  transaction<T>(work: (tx: RoverdtStatements) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
 }

@@ -78,7 +78,7 @@ function paint(t: Terreno): void {
 /** The centre of a cell in the overlay's coordinates (one unit per cell, north up). */
 const centre = (t: Terreno, c: Celda): [number, number] => [c.x + 0.5, t.alto - c.y - 0.5];
 
-function overlay(t: Terreno, ruta: { id: string; estado: string; celdas: Celda[] } | undefined): void {
+function overlay(t: Terreno, ruta: Shown | undefined): void {
   const plot = svg('svg', {
     viewBox: `0 0 ${t.ancho} ${t.alto}`,
     role: 'img',
@@ -191,7 +191,42 @@ function highlight(tramo: number | undefined): void {
   }
 }
 
+/** Route states in which the rover may still move: the view keeps following it through the host. */
+const MOVING = new Set(['planificada', 'en_curso']);
+/** How often the view asks for the rover's pose while its route may move, and for how long at most. */
+const FOLLOW_EVERY_MS = 1_000;
+const FOLLOW_AT_MOST_MS = 15 * 60_000;
+let following: ReturnType<typeof setTimeout> | undefined;
+
+type Shown = { id: string; estado: string; celdas: Celda[] };
+
+/**
+ * While `ejecutar_ruta` drives the route (or it is planned and may start), the rover's pose and the route's
+ * state are read again through the host each second (`terreno_rover`, a view-only tool) and drawn; the
+ * view stops asking once the route is over, another route replaced it, or after 15 minutes.
+ */
+function follow(roverId: string, ruta: Shown, t: Terreno, since = Date.now()): void {
+  clearTimeout(following);
+  if (!MOVING.has(ruta.estado) || Date.now() - since > FOLLOW_AT_MOST_MS) return;
+  following = setTimeout(async () => {
+    const answer = await bridge.callTool('terreno_rover', { rover_id: roverId }).catch(() => undefined);
+    const now = answer?.structuredContent as unknown as Terreno | undefined;
+    if (!now || answer?.isError) return follow(roverId, ruta, t, since);
+    if (now.ruta_reciente?.ruta_id !== ruta.id) return;
+    const moved: Shown = { ...ruta, estado: now.ruta_reciente.estado };
+    overlay({ ...t, posicion: now.posicion }, moved);
+    estado.textContent = describe(moved, now.posicion);
+    grafico.dataset.estadoRuta = moved.estado;
+    follow(roverId, moved, t, since);
+  }, FOLLOW_EVERY_MS);
+}
+
+function describe(ruta: Shown, at: Celda): string {
+  return `Ruta ${ruta.id} (${ruta.estado}), ${ruta.celdas.length - 1} tramos; rover en (${at.x}, ${at.y}).`;
+}
+
 async function show(result: ToolResult): Promise<void> {
+  clearTimeout(following);
   const data = result.structuredContent as (Partial<Ruta> & { rover_id?: string }) | undefined;
   if (result.isError || !data?.rover_id) {
     estado.textContent = result.content?.[0]?.text ?? 'La herramienta no devolvió un rover.';
@@ -221,10 +256,12 @@ async function show(result: ToolResult): Promise<void> {
   (document.getElementById('titulo') as HTMLElement).textContent = `Terreno de ${t.rover_id}`;
   paint(t);
   overlay(t, ruta);
-  estado.textContent = ruta
-    ? `Ruta ${ruta.id} (${ruta.estado}), ${ruta.celdas.length - 1} tramos.`
-    : `${t.rover_id} sin rutas.`;
+  estado.textContent = ruta ? describe(ruta, t.posicion) : `${t.rover_id} sin rutas.`;
   grafico.dataset.listo = 'si';
+  if (ruta) {
+    grafico.dataset.estadoRuta = ruta.estado;
+    follow(t.rover_id, ruta, t);
+  }
 }
 
 bridge.onToolResult = (result) => void show(result);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../storage/index.js';
-import { openGroundstationStore } from './store.js';
+import { openGroundstationStore } from './store-sqlite.js';
 
 let dir: string;
 beforeEach(() => {
@@ -47,14 +47,14 @@ describe('openGroundstationStore', () => {
     await holder.locked;
     const store = openGroundstationStore(file);
     try {
-      expect(store.activeContacts('orbiteye-mx', 0, Number.MAX_SAFE_INTEGER)).toEqual([]);
+      expect(await store.activeContacts('orbiteye-mx', 0, Number.MAX_SAFE_INTEGER)).toEqual([]);
     } finally {
-      store.close();
+      await store.close();
     }
     expect(await holder.exited).toBe(0);
   });
 
-  it("upgrades a store of the previous build: its windows are kept as the operator's, and cl's is seeded", () => {
+  it("upgrades a store of the previous build: its windows are kept as the operator's, and cl's is seeded", async () => {
     // The schema version 1 files on users' disks: maintenance rows without source or cancellation.
     const file = join(dir, 'v1.db');
     const v1 = openDatabase(file, {
@@ -77,13 +77,53 @@ describe('openGroundstationStore', () => {
     v1.close();
     const store = openGroundstationStore(file);
     try {
-      const windows = store.maintenanceEndingAfter('orbiteye-cl', Date.parse('2026-12-01T00:00:00Z'));
+      const windows = await store.maintenanceEndingAfter('orbiteye-cl', Date.parse('2026-12-01T00:00:00Z'));
       expect(windows.map((w) => [w.id, w.source, w.cancelled_ms])).toEqual([
         ['mt-00000000c1a0', 'referencia', null],
         ['mt-0123456789ab', 'operador', null],
       ]);
     } finally {
-      store.close();
+      await store.close();
+    }
+  });
+
+  it('keeps a call of another request out of an open transaction until it commits or rolls back', async () => {
+    const store = openGroundstationStore(join(dir, 'queue.db'));
+    try {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const row = {
+        id: 'ct-0000000000aa',
+        station: 'orbiteye-mx',
+        antenna: 'mx-s1',
+        norad_id: 39035,
+        start_ms: 1_000_000,
+        end_ms: 2_000_000,
+        status: 'programado' as const,
+        created_ms: 0,
+        cancelled_ms: null,
+      };
+      // A transaction that writes, then waits on something else (as a body that awaits may), then fails.
+      const transaction = store.transaction(async (tx) => {
+        await tx.insertContact(row);
+        await gate;
+        throw new Error('rolled back');
+      });
+      let read: unknown;
+      const reading = store.getContact(row.id).then((found) => {
+        read = found ?? 'none';
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      // On the one connection, a read now would see the uncommitted row: it waits for the transaction.
+      expect(read).toBeUndefined();
+      release();
+      await expect(transaction).rejects.toThrow('rolled back');
+      await reading;
+      expect(read).toBe('none');
+    } finally {
+      await store.close();
     }
   });
 });
