@@ -63,7 +63,11 @@ export const ENGINE_SUITES = {
       dir: 'apps/roverdt',
       files: ['test/postgres.test.ts', 'test/tools.test.ts'],
     },
-    { filter: '@code-cluster/academy-mcp', dir: 'apps/academy', files: ['test/postgres.test.ts'] },
+    {
+      filter: '@code-cluster/academy-mcp',
+      dir: 'apps/academy',
+      files: ['test/postgres.test.ts', 'test/tools.test.ts'],
+    },
   ],
 };
 
