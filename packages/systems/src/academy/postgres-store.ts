@@ -205,13 +205,12 @@ function postgresQueries(db: PgQueries): AcademyQueries {
         'SELECT completado_en FROM avances WHERE estudiante_id = $1 AND leccion_id = $2',
         [student, lesson],
       ),
-    recordProgress: async (student, lesson, at) => {
-      await db.run(
+    recordProgress: async (student, lesson, at) =>
+      (await db.run(
         `INSERT INTO avances (estudiante_id, leccion_id, completado_en) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING`,
         [student, lesson, at],
-      );
-    },
+      )) === 1,
     getQuiz: (id) =>
       db.row<QuizRow>(
         `SELECT q.id, q.leccion_id, l.curso_id, q.titulo, q.nota_minima

@@ -35,15 +35,20 @@ export class Progress {
     return this.store.transaction(async (tx) => {
       const enrollment = await this.enrollment(who.id, what.curso_id, tx);
       const before = await tx.isCompleted(who.id, what.id);
-      const at = before?.completado_en ?? isoUtc(this.now());
-      if (!before) await tx.recordProgress(who.id, what.id, at);
+      let at = before?.completado_en ?? isoUtc(this.now());
+      let already = before !== undefined;
+      if (!before && !(await tx.recordProgress(who.id, what.id, at))) {
+        // Another replica recorded it between the read and the insert: its date stands.
+        at = (await tx.isCompleted(who.id, what.id))?.completado_en ?? at;
+        already = true;
+      }
       return {
         student: who.id,
         lesson: what.id,
         lesson_title: what.titulo,
         course: what.curso_id,
         completed_at: at,
-        already_completed: before !== undefined,
+        already_completed: already,
         progress: await this.inCourse(tx, who.id, enrollment),
       };
     });

@@ -199,9 +199,7 @@ export function openSqliteAcademyStore(file: string): AcademyStore {
     enrollments: async (student) => enrollments.all<EnrollmentRow>(student),
     completedLessons: async (student, course) => completedLessons.all(student, course),
     isCompleted: async (student, lesson) => isCompleted.get(student, lesson),
-    recordProgress: async (student, lesson, at) => {
-      recordProgress.run(student, lesson, at);
-    },
+    recordProgress: async (student, lesson, at) => recordProgress.run(student, lesson, at).changes === 1,
     getQuiz: async (id) => getQuiz.get<QuizRow>(id),
     questions: async (quiz) => questions.all<QuestionRow>(quiz),
     attempts: async (student, course) => attempts.all<AttemptRow>(student, course),

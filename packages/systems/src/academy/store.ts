@@ -229,7 +229,8 @@ export interface AcademyQueries {
   enrollments(student: string): Promise<EnrollmentRow[]>;
   completedLessons(student: string, course: string): Promise<Array<{ leccion_id: string }>>;
   isCompleted(student: string, lesson: string): Promise<{ completado_en: string } | undefined>;
-  recordProgress(student: string, lesson: string, at: string): Promise<void>;
+  /** Records a completed lesson unless it is recorded already; true when this call recorded it. */
+  recordProgress(student: string, lesson: string, at: string): Promise<boolean>;
   getQuiz(id: string): Promise<QuizRow | undefined>;
   questions(quiz: string): Promise<QuestionRow[]>;
   attempts(student: string, course: string): Promise<AttemptRow[]>;

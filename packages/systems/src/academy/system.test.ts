@@ -138,6 +138,53 @@ describe.each(engines)('academy on $name', (engine) => {
       expect(again).toMatchObject({ already_completed: true, progress: { completed: 1 } });
     });
 
+    // Replicas on SQLite are processes sharing a file; two stores in one process would block each other's
+    // synchronous busy wait, so the race runs where replicas are pools: PostgreSQL.
+    it.runIf(engine.name === 'PostgreSQL')(
+      'two replicas racing to record one lesson: one records it, the other says it was done, same date',
+      async () => {
+        const a = await open();
+        const b = await engine.open({ now: () => NOW + 60_000 }, a.place);
+        const results = await Promise.all([
+          a.client.recordProgress('ana-garcia', 'mcp-03-herramientas'),
+          b.client.recordProgress('ana-garcia', 'mcp-03-herramientas'),
+        ]);
+        expect(results.map((r) => r.already_completed).sort()).toEqual([false, true]);
+        expect(new Set(results.map((r) => r.completed_at)).size).toBe(1);
+        expect((await a.client.progress('ana-garcia')).courses[0]!.completed_lessons).toContain(
+          'mcp-03-herramientas',
+        );
+      },
+    );
+
+    it.runIf(engine.name === 'PostgreSQL')(
+      'a lesson another replica records between the read and the insert keeps that replica’s date',
+      async () => {
+        const a = await open();
+        const db = engine.database(a.place)!;
+        // Another writer's insert, not yet committed: the read sees nothing, the insert waits for it.
+        await db.query('BEGIN');
+        await db.query(
+          "INSERT INTO academy.avances VALUES ('ana-garcia', 'mcp-03-herramientas', '2026-01-01T00:00:00.000Z')",
+        );
+        const recording = a.client.recordProgress('ana-garcia', 'mcp-03-herramientas');
+        while (
+          (
+            await db.query(
+              "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+            )
+          ).length === 0
+        ) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await db.query('COMMIT');
+        expect(await recording).toMatchObject({
+          already_completed: true,
+          completed_at: '2026-01-01T00:00:00.000Z',
+        });
+      },
+    );
+
     it('refuses progress in a course the student is not enrolled in (409) and unknown ids (404)', async () => {
       const { client } = await open();
       const notEnrolled = await refusal(client.recordProgress('bruno-diaz', 'orb-01-kepler'));
