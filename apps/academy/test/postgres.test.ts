@@ -111,4 +111,30 @@ describe.skipIf(!db)('academy-mcp on PostgreSQL (built bin)', () => {
     expect(progress.isError).toBeFalsy();
     await peer.close();
   });
+
+  it('two server processes on one database are replicas: what one records, the other reads', async () => {
+    const env = { ACADEMY_DATABASE_URL: db!.url, ACADEMY_ANALYTICS_DATABASE_URL: db!.urlAs(role) };
+    const [a, b] = [spawnAcademy(data.dir, [], env), spawnAcademy(tempDataDir().dir, [], env)];
+    track(a);
+    track(b);
+    await Promise.all([a.initialize(), b.initialize()]);
+    const recorded = result(
+      await a.request('tools/call', {
+        name: 'registrar_avance',
+        arguments: { estudiante: 'ana-garcia', leccion: 'mcp-02-ciclo-de-vida' },
+      }),
+    );
+    expect(recorded.structuredContent, JSON.stringify(recorded)).toMatchObject({ ya_estaba_completada: false });
+    const seen = result(
+      await b.request('tools/call', {
+        name: 'consulta_sql',
+        arguments: {
+          sql: 'SELECT count(*) FROM avances WHERE estudiante_id = $1 AND leccion_id = $2',
+          parametros: ['ana-garcia', 'mcp-02-ciclo-de-vida'],
+        },
+      }),
+    );
+    expect(seen.structuredContent).toMatchObject({ filas: [[1]] });
+    await Promise.all([a.close(), b.close()]);
+  });
 });
