@@ -112,6 +112,7 @@ export class PgReadOnlySql implements AnalyticsEngine {
       connectionString: options.url,
       max: options.poolSize ?? DEFAULT_POOL,
       connectionTimeoutMillis: 3_000 + options.timeoutMs,
+      // A server or network gone silent mid-query: the call ends (503) instead of hanging.
       query_timeout: options.timeoutMs + 2_000,
       application_name: 'code-cluster-academy-analytics',
       options: `-c search_path=${ACADEMY_SCHEMA}`,
@@ -209,11 +210,11 @@ export class PgReadOnlySql implements AnalyticsEngine {
     } catch (error) {
       throw unavailable(error);
     }
+    let released = false;
     // A connection cut on purpose (too many bytes, an abort) reports its end here, not as a crash.
     client.on('error', (error) => {
       if (!released && !this.cut.has(client)) this.options.onError?.(error);
     });
-    let released = false;
     // Destroyed, never returned to the pool: session state (SET, advisory locks, prepared plans) dies with it.
     const release = () => {
       if (released) return;
@@ -221,7 +222,8 @@ export class PgReadOnlySql implements AnalyticsEngine {
       client.release(true);
     };
     const started = performance.now();
-    const aborted = new Promise<never>((_, reject) => {
+    // statement_timeout ends a slow query on the server; the pool's query_timeout a silent server or network.
+    const stopped = new Promise<never>((_, reject) => {
       if (!signal) return;
       const onAbort = () => {
         release();
@@ -230,9 +232,9 @@ export class PgReadOnlySql implements AnalyticsEngine {
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
     });
-    aborted.catch(() => undefined);
+    stopped.catch(() => undefined);
     try {
-      return await Promise.race([aborted, this.run(client, request, started)]);
+      return await Promise.race([stopped, this.run(client, request, started)]);
     } finally {
       release();
     }
