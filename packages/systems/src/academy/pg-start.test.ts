@@ -1,10 +1,13 @@
 // The academy on PostgreSQL at start and at migration: `migrate academy` twice changes nothing the second
 // time, and the system refuses to start unless consulta_sql's credentials are SELECT-only.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freshDatabase, type TestDatabase } from '@code-cluster/testkit/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRole } from '../../test/academy-engines.js';
 import { StartError, SYSTEMS } from '../registry.js';
-import { openAcademySystem } from './system.js';
+import { migrateAcademy, openAcademySystem } from './system.js';
 
 const db: TestDatabase | undefined = await freshDatabase(
   'the academy on PostgreSQL at start and migration (packages/systems/src/academy/pg-start.test.ts)',
@@ -190,5 +193,30 @@ describe.skipIf(!db)('the system refuses analytics credentials that can write', 
       expect(error).toBeInstanceOf(StartError);
       expect((error as Error).message).toMatch(/^ACADEMY_ANALYTICS_DATABASE_URL /);
     }
+  });
+});
+
+describe('migrate academy without PostgreSQL, and with one that does not answer', () => {
+  it('creates (then finds up to date) the SQLite file when no URL is given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'code-academy-migrate-'));
+    try {
+      const file = join(dir, 'academy.db');
+      expect(await migrateAcademy({ file })).toBe(`academy: SQLite ${file} is up to date`);
+      expect(existsSync(file)).toBe(true);
+      expect(await migrateAcademy({ file })).toBe(`academy: SQLite ${file} is up to date`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects, without the password, when nothing answers at the administrator URL', async () => {
+    const error = await migrateAcademy({
+      databaseUrl: 'postgres://admin:clave-secreta@127.0.0.1:1/nada',
+    }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error?.message).toMatch(/ECONNREFUSED/);
+    expect(error?.message).not.toContain('clave-secreta');
   });
 });
