@@ -33,6 +33,8 @@ interface RoleFacts {
   temp_in_database: boolean;
   large_objects: string[];
   owns_large_objects: boolean;
+  updates_large_objects: boolean;
+  lo_compat: boolean;
 }
 
 /**
@@ -66,7 +68,10 @@ export async function analyticsRoleProblems(
        has_database_privilege(r.oid, current_database(), 'TEMPORARY') AS temp_in_database,
        ARRAY(SELECT DISTINCT p.proname::text FROM pg_proc p
              WHERE ${REVOKED_FUNCTIONS} AND has_function_privilege(r.oid, p.oid, 'EXECUTE') ORDER BY 1) AS large_objects,
-       EXISTS (SELECT 1 FROM pg_largeobject_metadata WHERE lomowner = r.oid) AS owns_large_objects
+       EXISTS (SELECT 1 FROM pg_largeobject_metadata WHERE lomowner = r.oid) AS owns_large_objects,
+       EXISTS (SELECT 1 FROM pg_largeobject_metadata m, aclexplode(m.lomacl) a
+               WHERE a.grantee IN (r.oid, 0) AND a.privilege_type = 'UPDATE') AS updates_large_objects,
+       current_setting('lo_compat_privileges') = 'on' AS lo_compat
      FROM r`,
     [role, schema],
   );
@@ -96,6 +101,9 @@ export async function analyticsRoleProblems(
     problems.push(`it may EXECUTE ${facts.large_objects.join(', ')} (large objects, files, dblink)`);
   }
   if (facts.owns_large_objects) problems.push('it owns large objects');
+  if (facts.updates_large_objects) problems.push('it may UPDATE large objects');
+  // Measured in the session that asks: the role's own at start.
+  if (facts.lo_compat) problems.push('lo_compat_privileges is on (large objects writable by anyone)');
   return problems;
 }
 

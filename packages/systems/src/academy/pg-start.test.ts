@@ -160,6 +160,19 @@ describe.skipIf(!db)('the system refuses analytics credentials that can write', 
       /EXECUTE lo_from_bytea/,
     ],
     [
+      'a role granted UPDATE on a large object',
+      async () => {
+        const [object] = await db!.query<{ oid: number }>('SELECT lo_create(0) AS oid');
+        return roleThat(`GRANT UPDATE ON LARGE OBJECT ${object!.oid} TO %R`);
+      },
+      /UPDATE large objects/,
+    ],
+    [
+      'a role whose sessions have lo_compat_privileges on',
+      () => roleThat('ALTER ROLE %R SET lo_compat_privileges = on'),
+      /lo_compat_privileges is on/,
+    ],
+    [
       'a role that may create temporary tables',
       () => roleThat('GRANT TEMPORARY ON DATABASE %D TO %R'),
       /TEMPORARY/,
