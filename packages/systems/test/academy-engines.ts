@@ -119,8 +119,9 @@ export async function academyEngines(suite: string): Promise<AcademyEngine[]> {
 }
 
 /**
- * A checksum of every table of the academy's schema (each table's rows in a fixed order) and the number
- * of large objects: equal before and after means the database did not change.
+ * A checksum of every table of the academy's schema (each table's rows in a fixed order), its sequences,
+ * the large objects (how many, and their pages' contents) and every relation outside the catalogs (a
+ * temporary table shows): equal before and after means the database did not change.
  */
 export async function pgChecksum(db: TestDatabase): Promise<string> {
   const tables = await db.query<{ name: string; kind: string }>(
@@ -137,7 +138,11 @@ export async function pgChecksum(db: TestDatabase): Promise<string> {
     );
     parts.push(`${name}:${row!.sum}`);
   }
-  const [objects] = await db.query<{ n: string }>('SELECT count(*) AS n FROM pg_largeobject_metadata');
+  const [objects] = await db.query<{ n: string }>(
+    `SELECT (SELECT count(*) FROM pg_largeobject_metadata) || '/' || (SELECT count(*) FROM pg_largeobject) || '/' ||
+       (SELECT coalesce(md5(string_agg(loid || ':' || pageno || ':' || md5(data), ',' ORDER BY loid, pageno)), '')
+        FROM pg_largeobject) AS n`,
+  );
   const [schemas] = await db.query<{ list: string }>(
     `SELECT string_agg(relname || '@' || relnamespace::regnamespace::text, ',' ORDER BY relname, relnamespace)
        AS list FROM pg_class

@@ -400,3 +400,21 @@ async function analyticsUrlOf(_academy: OpenedAcademy): Promise<string | undefin
   );
   return row ? db.urlAs(row.rolname) : undefined;
 }
+
+describe.skipIf(!engine)('the checksum these tests trust', () => {
+  it('changes with a row, a sequence, a large object and a temporary table', async () => {
+    let last = await pgChecksum(db);
+    for (const change of [
+      "UPDATE academy.estudiantes SET nombre = nombre || '.' WHERE id = 'ana-garcia'",
+      "SELECT nextval('academy.intentos_id_seq')",
+      'SELECT lo_create(0)',
+      "SELECT lo_put((SELECT max(oid) FROM pg_largeobject_metadata), 0, 'x'::bytea)",
+      'CREATE TEMP TABLE huella (a int)',
+    ]) {
+      await db.query(change);
+      const now = await pgChecksum(db);
+      expect(now, change).not.toBe(last);
+      last = now;
+    }
+  });
+});
