@@ -76,8 +76,9 @@ export async function analyticsRoleProblems(
     [role, schema],
   );
   if (!facts) return [`there is no role ${role}`];
+  // A superuser can do everything: the rest would only lengthen the line.
+  if (facts.rolsuper) return ['it is a superuser'];
   const problems: string[] = [];
-  if (facts.rolsuper) problems.push('it is a superuser');
   for (const [flag, name] of [
     [facts.rolcreaterole, 'CREATEROLE'],
     [facts.rolcreatedb, 'CREATEDB'],
