@@ -51,7 +51,7 @@ export const ENGINE_SUITES = {
     {
       filter: '@code-cluster/groundstation-mcp',
       dir: 'apps/groundstation',
-      files: ['test/tools.test.ts', 'test/postgres.test.ts'],
+      files: ['test/tools.test.ts', 'test/postgres.test.ts', 'test/replicas.test.ts'],
     },
     {
       filter: '@code-cluster/lab-mcp',
