@@ -66,7 +66,7 @@ export const ENGINE_SUITES = {
     {
       filter: '@code-cluster/academy-mcp',
       dir: 'apps/academy',
-      files: ['test/postgres.test.ts', 'test/tools.test.ts'],
+      files: ['test/postgres.test.ts', 'test/tools.test.ts', 'test/replicas.test.ts'],
     },
   ],
 };
