@@ -14,6 +14,8 @@ Systems: ${Object.keys(SYSTEMS).join(', ')}
   --nats-url  hub only: its log on NATS JetStream at this URL (env HUB_NATS_URL; stream HUB_NATS_STREAM)
   --database-url  groundstation, lab, roverdt, academy: the store on PostgreSQL at this URL
               (env <SYSTEM>_DATABASE_URL, e.g. GROUNDSTATION_DATABASE_URL); unset: SQLite in the data dir
+  --analytics-database-url  academy on PostgreSQL: the SELECT-only credentials of consulta_sql
+              (env ACADEMY_ANALYTICS_DATABASE_URL; required with --database-url)
 
 migrate: creates or upgrades the system's schema (and for academy the SELECT-only analytics role of
 ACADEMY_ANALYTICS_DATABASE_URL and its grants) on PostgreSQL, or its SQLite file without a URL. Idempotent.
@@ -25,7 +27,9 @@ const fail = (line: string) => {
 };
 
 /** Systems whose store can live on PostgreSQL: those with a `migrate`. */
-const withDatabase = (name: SystemName) => 'migrate' in SYSTEMS[name];
+const WITH_DATABASE = (Object.keys(SYSTEMS) as SystemName[]).filter((name) => 'migrate' in SYSTEMS[name]);
+const withDatabase = (name: SystemName) => WITH_DATABASE.includes(name);
+const databaseSystems = WITH_DATABASE.join(', ');
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -36,6 +40,7 @@ async function main(): Promise<void> {
       token: { type: 'string' },
       'nats-url': { type: 'string' },
       'database-url': { type: 'string' },
+      'analytics-database-url': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -48,11 +53,15 @@ async function main(): Promise<void> {
   }
   const system: SystemEntry = SYSTEMS[name];
   if (values['database-url'] !== undefined) {
-    if (!withDatabase(name)) fail(`--database-url is not a setting of ${name} (it keeps no store)`);
+    if (!withDatabase(name)) fail(`--database-url is a setting of ${databaseSystems}, not of ${name}`);
     process.env[`${name.toUpperCase()}_DATABASE_URL`] = values['database-url'];
   }
+  if (values['analytics-database-url'] !== undefined) {
+    if (name !== 'academy') fail(`--analytics-database-url is a setting of academy, not of ${name}`);
+    process.env.ACADEMY_ANALYTICS_DATABASE_URL = values['analytics-database-url'];
+  }
   if (migrating) {
-    if (!system.migrate) return fail(`${name} keeps no store: there is nothing to migrate`);
+    if (!system.migrate) return fail(`${name} has no schema to migrate (migrate is for ${databaseSystems})`);
     try {
       process.stdout.write(`${await system.migrate(databaseUrl(name))}\n`);
     } catch (error) {
