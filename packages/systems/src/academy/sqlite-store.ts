@@ -1,4 +1,4 @@
-import { openDatabase, type SqlDatabase } from '../storage/index.js';
+import { openDatabase, type SqlDatabase, sqliteTurns } from '../storage/index.js';
 import { QUIZZES } from './content.js';
 import {
   type AcademyQueries,
@@ -223,39 +223,12 @@ export function openSqliteAcademyStore(file: string): AcademyStore {
   };
 
   // One transaction at a time, and no call of another request inside one: every call waits its turn.
-  let tail: Promise<unknown> = Promise.resolve();
-  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
-    const turn = tail.then(work, work);
-    tail = turn.catch(() => undefined);
-    return turn;
-  };
-  const outside = Object.fromEntries(
-    Object.entries(queries).map(([name, call]) => [
-      name,
-      (...args: unknown[]) => inTurn(() => (call as (...a: unknown[]) => Promise<unknown>)(...args)),
-    ]),
-  ) as unknown as AcademyQueries;
-
+  const turns = sqliteTurns(db, queries);
   return {
     engine: 'SQLite',
     where: file,
-    ...outside,
-    transaction: (work) =>
-      inTurn(async () => {
-        db.exec('BEGIN IMMEDIATE');
-        try {
-          const result = await work(queries);
-          db.exec('COMMIT');
-          return result;
-        } catch (error) {
-          try {
-            db.exec('ROLLBACK');
-          } catch {
-            // SQLite already rolled back on its own (SQLITE_FULL, I/O errors): the first error says why.
-          }
-          throw error;
-        }
-      }),
-    close: async () => db.close(),
+    ...turns.queries,
+    transaction: turns.transaction,
+    close: turns.close,
   };
 }

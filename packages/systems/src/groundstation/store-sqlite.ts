@@ -1,4 +1,4 @@
-import { openDatabase, type SqlDatabase } from '../storage/index.js';
+import { openDatabase, type SqlDatabase, sqliteTurns } from '../storage/index.js';
 import { referenceMaintenanceRows } from './maintenance.js';
 import {
   type ContactRow,
@@ -130,47 +130,11 @@ export function openGroundstationStore(file: string): GroundstationStore {
     },
   };
 
-  let tail: Promise<unknown> = Promise.resolve();
-  /** Runs `work` once every call queued before it has finished. */
-  const queued = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = tail.then(work, work);
-    tail = run.catch(() => undefined);
-    return run;
-  };
-  const transaction = <T>(work: (tx: GroundstationQueries) => Promise<T>): Promise<T> =>
-    queued(async () => {
-      // IMMEDIATE: the write lock is taken at BEGIN, so another process's writer waits (busy_timeout).
-      db.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await work(direct);
-        db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        try {
-          db.exec('ROLLBACK');
-        } catch {
-          // SQLite already rolled back on its own (SQLITE_FULL, I/O errors): the first error says why.
-        }
-        throw error;
-      }
-    });
-
-  const each = <K extends keyof GroundstationQueries>(name: K) =>
-    ((...args: never[]) =>
-      queued(() =>
-        (direct[name] as (...a: never[]) => Promise<unknown>)(...args),
-      )) as GroundstationQueries[K];
+  const turns = sqliteTurns(db, direct);
   return {
     where: file,
-    insertContact: each('insertContact'),
-    getContact: each('getContact'),
-    activeContacts: each('activeContacts'),
-    cancelContact: each('cancelContact'),
-    insertMaintenance: each('insertMaintenance'),
-    getMaintenance: each('getMaintenance'),
-    maintenanceEndingAfter: each('maintenanceEndingAfter'),
-    cancelMaintenance: each('cancelMaintenance'),
-    transaction,
-    close: async () => db.close(),
+    ...turns.queries,
+    transaction: turns.transaction,
+    close: turns.close,
   };
 }

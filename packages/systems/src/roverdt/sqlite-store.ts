@@ -1,4 +1,4 @@
-import { openDatabase, type SqlDatabase } from '../storage/index.js';
+import { openDatabase, type SqlDatabase, sqliteTurns } from '../storage/index.js';
 import {
   jsonText,
   type RawRoute,
@@ -57,39 +57,12 @@ export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;
 export function openRoverdtStore(file: string): RoverdtStore {
   const db: SqlDatabase = openDatabase(file, { migrations: MIGRATIONS });
   const statements = sqliteStatements(db);
-  let tail: Promise<unknown> = Promise.resolve();
-  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = tail.then(work);
-    tail = run.catch(() => undefined);
-    return run;
-  };
-  const queued = Object.fromEntries(
-    Object.entries(statements).map(([name, call]) => [
-      name,
-      (...args: unknown[]) => inTurn(() => (call as (...a: unknown[]) => Promise<unknown>)(...args)),
-    ]),
-  ) as unknown as RoverdtStatements;
-
+  const turns = sqliteTurns(db, statements);
   return {
-    ...queued,
+    ...turns.queries,
     where: file,
-    transaction: (work) =>
-      inTurn(async () => {
-        db.exec('BEGIN IMMEDIATE');
-        try {
-          const result = await work(statements);
-          db.exec('COMMIT');
-          return result;
-        } catch (error) {
-          try {
-            db.exec('ROLLBACK');
-          } catch {
-            // SQLite already rolled back on its own (SQLITE_FULL, I/O errors): the first error says why.
-          }
-          throw error;
-        }
-      }),
-    close: () => inTurn(async () => db.close()),
+    transaction: turns.transaction,
+    close: turns.close,
   };
 }
 

@@ -14,3 +14,4 @@ export {
   type SqlStatement,
   type SqlValue,
 } from './sqlite.js';
+export { type SqliteTurns, sqliteTurns } from './sqlite-turns.js';
