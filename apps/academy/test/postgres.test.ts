@@ -124,7 +124,9 @@ describe.skipIf(!db)('academy-mcp on PostgreSQL (built bin)', () => {
         arguments: { estudiante: 'ana-garcia', leccion: 'mcp-02-ciclo-de-vida' },
       }),
     );
-    expect(recorded.structuredContent, JSON.stringify(recorded)).toMatchObject({ ya_estaba_completada: false });
+    expect(recorded.structuredContent, JSON.stringify(recorded)).toMatchObject({
+      ya_estaba_completada: false,
+    });
     const seen = result(
       await b.request('tools/call', {
         name: 'consulta_sql',

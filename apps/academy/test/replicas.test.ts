@@ -2,54 +2,29 @@
 // own (all they share is the database), driven by the official SDK client over Streamable HTTP as a team
 // behind a load balancer would be: progress recorded on A is B's progress and B's analytics, and ten agents
 // recording one lesson at once over both replicas record it once, every other told it was done, same date.
-import { serverBin } from '@code-cluster/testkit';
-import { HttpServerProcess } from '@code-cluster/testkit/http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Replicas } from '@code-cluster/testkit/replicas';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AcademyDatabase, academyDatabase, tempDataDir } from './helpers.js';
+import { type AcademyDatabase, academyDatabase } from './helpers.js';
 
-const data = tempDataDir();
 let db: AcademyDatabase | undefined;
-const replicas: HttpServerProcess[] = [];
-const clients: Client[] = [];
+let replicas: Replicas;
 let a: Client;
 let b: Client;
 
 beforeAll(async () => {
   db = await academyDatabase('academy-mcp HTTP replicas (apps/academy/test/replicas.test.ts)');
   if (!db) return;
-  for (const place of ['a', 'b']) {
-    replicas.push(
-      await HttpServerProcess.start(serverBin('academy'), [], {
-        env: {
-          ...process.env,
-          CODE_CLUSTER_DATA_DIR: `${data.dir}/${place}`,
-          ACADEMY_DATABASE_URL: db.url,
-          ACADEMY_ANALYTICS_DATABASE_URL: db.analyticsUrl,
-        },
-      }),
-    );
-  }
-  [a, b] = (await Promise.all(replicas.map((replica, i) => connect(replica, `cliente-${i}`)))) as [
-    Client,
-    Client,
-  ];
+  replicas = await Replicas.start('academy', {
+    ACADEMY_DATABASE_URL: db.url,
+    ACADEMY_ANALYTICS_DATABASE_URL: db.analyticsUrl,
+  });
+  [a, b] = await Promise.all([replicas.connect(0), replicas.connect(1)]);
 });
-
-async function connect(replica: HttpServerProcess, name: string): Promise<Client> {
-  const client = new Client({ name, version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(replica.url)));
-  clients.push(client);
-  return client;
-}
-
 afterAll(async () => {
-  await Promise.allSettled(clients.map((c) => c.close()));
-  await Promise.allSettled(replicas.map((r) => r.stop('SIGKILL')));
+  await replicas?.close();
   await db?.dispose();
-  data.remove();
 });
 
 const call = (client: Client, name: string, args: Record<string, unknown>) =>
@@ -74,7 +49,7 @@ describe('academy-mcp: two HTTP replicas on one PostgreSQL', () => {
   it('records one lesson raced by ten agents over both replicas once; the rest are told, same date', async (ctx) => {
     if (!db) return ctx.skip();
     const agents = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => connect(replicas[i % 2]!, `agente-${i}`)),
+      Array.from({ length: 10 }, (_, i) => replicas.connect(i % 2, `agente-${i}`)),
     );
     await Promise.all(agents.map((agent) => agent.listTools()));
     const results = await Promise.all(

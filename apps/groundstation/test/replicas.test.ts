@@ -2,54 +2,27 @@
 // its own (all they share is the database), driven by the official SDK client over Streamable HTTP as a
 // team behind a load balancer would be: a booking made on A is in B's agenda, and 20 bookings of one window
 // racing over both replicas give exactly one contact, every loser told which one holds the antenna.
-import { serverBin } from '@code-cluster/testkit';
-import { HttpServerProcess } from '@code-cluster/testkit/http';
 import { freshDatabase, type TestDatabase } from '@code-cluster/testkit/postgres';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Replicas } from '@code-cluster/testkit/replicas';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GEO, tempDataDir, textOf } from './helpers.js';
+import { GEO, textOf } from './helpers.js';
 
-const data = tempDataDir();
 let db: TestDatabase | undefined;
-const replicas: HttpServerProcess[] = [];
-const clients: Client[] = [];
+let replicas: Replicas;
 let a: Client;
 let b: Client;
 
 beforeAll(async () => {
   db = await freshDatabase('groundstation-mcp HTTP replicas (apps/groundstation/test/replicas.test.ts)');
   if (!db) return;
-  for (const place of ['a', 'b']) {
-    replicas.push(
-      await HttpServerProcess.start(serverBin('groundstation'), [], {
-        env: {
-          ...process.env,
-          CODE_CLUSTER_DATA_DIR: `${data.dir}/${place}`,
-          GROUNDSTATION_DATABASE_URL: db.url,
-        },
-      }),
-    );
-  }
-  [a, b] = (await Promise.all(replicas.map((replica, i) => connect(replica, `cliente-${i}`)))) as [
-    Client,
-    Client,
-  ];
+  replicas = await Replicas.start('groundstation', { GROUNDSTATION_DATABASE_URL: db.url });
+  [a, b] = await Promise.all([replicas.connect(0), replicas.connect(1)]);
 });
-
-async function connect(replica: HttpServerProcess, name: string): Promise<Client> {
-  const client = new Client({ name, version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(replica.url)));
-  clients.push(client);
-  return client;
-}
-
 afterAll(async () => {
-  await Promise.allSettled(clients.map((c) => c.close()));
-  await Promise.allSettled(replicas.map((r) => r.stop('SIGKILL')));
+  await replicas?.close();
   await db?.drop();
-  data.remove();
 });
 
 /** A window `hours` from now, whole minutes, on a geostationary satellite always above orbiteye-mx. */
@@ -84,7 +57,7 @@ describe('groundstation-mcp: two HTTP replicas on one PostgreSQL', () => {
     // Ten agents, five on each replica, two bookings each at once: well under --max-inflight (8 per
     // session), counting the tools/list the SDK client sends to check a result against its outputSchema.
     const agents = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => connect(replicas[i % 2]!, `agente-${i}`)),
+      Array.from({ length: 10 }, (_, i) => replicas.connect(i % 2, `agente-${i}`)),
     );
     await Promise.all(agents.map((agent) => agent.listTools()));
     const results = await Promise.all(

@@ -2,51 +2,33 @@
 // the stream), driven by the official SDK client over Streamable HTTP as a team behind a load balancer
 // would be: a subscriber on one replica hears a publish on the other, and a replica killed -9 in the middle
 // of 300 publishes loses no acknowledged event and duplicates none when the client retries on the other.
-
-import { serverBin } from '@code-cluster/testkit';
-import { HttpServerProcess } from '@code-cluster/testkit/http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Replicas } from '@code-cluster/testkit/replicas';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { engineForTests } from '../../../scripts/engines/engines.mjs';
-import { tempDataDir } from './helpers.js';
 import { deleteStreams, uniqueStream } from './nats.js';
 
 const natsUrl = await engineForTests(
   'nats',
   'hub-mcp HTTP replicas on JetStream (apps/hub/test/replicas.test.ts)',
 );
-const data = tempDataDir();
 const streams: string[] = [];
-const replicas: HttpServerProcess[] = [];
-const clients: Client[] = [];
+const started: Replicas[] = [];
 afterAll(async () => {
-  await Promise.allSettled(clients.map((c) => c.close()));
-  await Promise.allSettled(replicas.map((r) => r.stop('SIGKILL')));
+  for (const replicas of started) await replicas.close();
   await deleteStreams(natsUrl, streams);
-  data.remove();
 });
 
-let started = 0;
-async function replica(stream: string): Promise<HttpServerProcess> {
-  const server = await HttpServerProcess.start(serverBin('hub'), [], {
-    env: {
-      ...process.env,
-      CODE_CLUSTER_DATA_DIR: `${data.dir}/replica-${started++}`,
-      HUB_NATS_URL: natsUrl,
-      HUB_NATS_STREAM: stream,
-    },
+/** Two replicas on a stream of their own, and a client on each. */
+async function twoReplicas(label: string): Promise<{ replicas: Replicas; onA: Client; onB: Client }> {
+  const replicas = await Replicas.start('hub', {
+    HUB_NATS_URL: natsUrl!,
+    HUB_NATS_STREAM: uniqueStream(streams, label),
   });
-  replicas.push(server);
-  return server;
-}
-
-async function client(server: HttpServerProcess, name: string): Promise<Client> {
-  const sdk = new Client({ name, version: '1.0.0' });
-  await sdk.connect(new StreamableHTTPClientTransport(new URL(server.url)));
-  clients.push(sdk);
-  return sdk;
+  started.push(replicas);
+  const [onA, onB] = await Promise.all([replicas.connect(0), replicas.connect(1)]);
+  return { replicas, onA, onB };
 }
 
 type Published = { evento: { secuencia: number }; duplicado: boolean };
@@ -58,9 +40,7 @@ const publish = (sdk: Client, topico: string, i: number) =>
 
 describe.skipIf(!natsUrl)('hub-mcp: two HTTP replicas on one JetStream stream', () => {
   it('notifies a subscriber on replica A of a publish made on replica B', async () => {
-    const stream = uniqueStream(streams, 'notify');
-    const [a, b] = await Promise.all([replica(stream), replica(stream)]);
-    const [subscriber, publisher] = await Promise.all([client(a, 'suscriptor'), client(b, 'publicador')]);
+    const { onA: subscriber, onB: publisher } = await twoReplicas('notify');
     const updates: string[] = [];
     let heard: () => void = () => undefined;
     subscriber.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
@@ -90,9 +70,7 @@ describe.skipIf(!natsUrl)('hub-mcp: two HTTP replicas on one JetStream stream', 
   it('loses no acknowledged publish when a replica is killed -9 mid-stream, and a retry on the other duplicates none', {
     timeout: 60_000,
   }, async () => {
-    const stream = uniqueStream(streams, 'kill');
-    const [a, b] = await Promise.all([replica(stream), replica(stream)]);
-    const [onA, onB] = await Promise.all([client(a, 'productor-a'), client(b, 'productor-b')]);
+    const { replicas, onA, onB } = await twoReplicas('kill');
     const TOTAL = 300;
     const acked = new Map<number, number>();
     // Eight publishers at once on A (its --max-inflight), each taking the next index; A dies once some,
@@ -108,7 +86,7 @@ describe.skipIf(!natsUrl)('hub-mcp: two HTTP replicas on one JetStream stream', 
     };
     const inFlight = Array.from({ length: 8 }, worker);
     await expect.poll(() => acked.size, { timeout: 30_000, interval: 5 }).toBeGreaterThanOrEqual(41);
-    const exit = await a.stop('SIGKILL');
+    const exit = await replicas.servers[0]!.stop('SIGKILL');
     expect(exit.signal).toBe('SIGKILL');
     // The client gives up on the dead replica: what was in flight there is unanswered, not acknowledged.
     await onA.close();
