@@ -11,15 +11,15 @@ const argv = process.argv.slice(2);
 const node24 = argv[argv.indexOf('--inspector-node') + 1];
 const cli = argv[argv.indexOf('--inspector') + 1];
 
-const common = ['--cli', '--format', 'json', '--protocol-era', 'auto', '--connect-timeout', '30000'];
+const common = ['--cli', '--protocol-era', 'auto', '--connect-timeout', '30000'];
 function target() {
   if (options.transport !== 'stdio') return ['--server-url', options.url];
   const env = Object.entries(options.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   return [...env, '--', options.command, ...options.args];
 }
 
-/** One CLI run; resolves with the parsed result, rejects with the CLI's own error envelope. */
-function inspect(args) {
+/** One CLI run, as a user would type it: its exit code and what it printed. */
+function run(args) {
   return new Promise((resolve, reject) => {
     const child = spawn(node24, [cli, ...common, ...args, ...target()], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -33,47 +33,29 @@ function inspect(args) {
       stderr += chunk;
     });
     child.on('error', reject);
-    child.on('close', (code) => {
-      let parsed;
-      try {
-        parsed = JSON.parse(stdout);
-      } catch {}
-      if (code === 0 && parsed?.result) resolve({ result: parsed.result, stderr });
-      else {
-        const envelope = parsed?.error ?? stderr.split('\n').find((l) => l.startsWith('{"error"'));
-        reject(new Error(`inspector exited ${code}: ${JSON.stringify(envelope ?? stderr.slice(-400))}`));
-      }
-    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
-/** One CLI run whose answer is NDJSON (the --app-info probe): its parsed lines. */
-function inspectLines(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      node24,
-      [cli, '--cli', '--protocol-era', 'auto', '--connect-timeout', '30000', ...args, ...target()],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const lines = stdout.split('\n').filter((l) => l.startsWith('{'));
-      // Exit 2 means "no tool has an app", a verdict the scenario judges, not a failure of the run.
-      if ((code === 0 || code === 2) && lines.length > 0) resolve(lines.map((l) => JSON.parse(l)));
-      else
-        reject(new Error(`inspector --app-info exited ${code}: ${stderr.slice(-400) || stdout.slice(-400)}`));
-    });
-  });
+/** A run with `--format json`: the parsed result, or a rejection with the CLI's own error envelope. */
+async function inspect(args) {
+  const { code, stdout, stderr } = await run(['--format', 'json', ...args]);
+  let parsed;
+  try {
+    parsed = JSON.parse(stdout);
+  } catch {}
+  if (code === 0 && parsed?.result) return { result: parsed.result, stderr };
+  const envelope = parsed?.error ?? stderr.split('\n').find((l) => l.startsWith('{"error"'));
+  throw new Error(`inspector exited ${code}: ${JSON.stringify(envelope ?? stderr.slice(-400))}`);
+}
+
+/** A run whose answer is NDJSON (the --app-info probe): its parsed lines. */
+async function inspectLines(args) {
+  const { code, stdout, stderr } = await run(args);
+  const lines = stdout.split('\n').filter((l) => l.startsWith('{'));
+  // Exit 2 means "no tool has an app", a verdict the scenario judges, not a failure of the run.
+  if ((code === 0 || code === 2) && lines.length > 0) return lines.map((l) => JSON.parse(l));
+  throw new Error(`inspector --app-info exited ${code}: ${stderr.slice(-400) || stdout.slice(-400)}`);
 }
 
 async function connect() {
