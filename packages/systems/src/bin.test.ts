@@ -1,6 +1,8 @@
 // `code-systems`' engine flags belong to the systems that have a store: a flag given to another system, or
-// `migrate` of a system without a store, is refused in one line with exit 2 before anything starts.
+// `migrate` of a system without a schema, is refused in one line with exit 2 before anything starts; the
+// hub on a NATS that does not answer refuses to start the same way.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -32,6 +34,10 @@ describe('code-systems engine flags', () => {
       '--analytics-database-url is a setting of academy, not of lab',
     ],
     [
+      ['satdt', '--port', '0', '--nats-url', 'nats://127.0.0.1:4222'],
+      '--nats-url is a setting of the hub, not of satdt',
+    ],
+    [
       ['migrate', 'hub'],
       'hub has no schema to migrate (migrate is for groundstation, roverdt, lab, academy)',
     ],
@@ -39,5 +45,22 @@ describe('code-systems engine flags', () => {
     const { code, stderr } = await run(args);
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toEqual([`code-systems: ${line}`]);
+  });
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+describe('code-systems hub --nats-url', () => {
+  it('exits 2 with one line naming HUB_NATS_URL when nothing answers there', async () => {
+    const url = `nats://127.0.0.1:${await freePort()}`;
+    const { code, stderr } = await run(['hub', '--port', '0', '--nats-url', url]);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringContaining(`HUB_NATS_URL ${url}`)]);
   });
 });
