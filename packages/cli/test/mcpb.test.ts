@@ -117,11 +117,14 @@ describe.each(catalog.servers)('the .mcpb of $bin', (server) => {
     const sensitive = Object.entries(fields)
       .filter(([, f]) => f.sensitive)
       .map(([k]) => k);
-    // Every credential the server reads, and nothing else: its own API token, groundstation's operator
+    // Every credential the server reads, and nothing else: its own API token, the URL of its store on
+    // PostgreSQL (it may carry a password; academy's analytics one too), groundstation's operator
     // credential, lab's token for the academy whose roster it checks.
     const credentials: Record<string, string[]> = {
-      groundstation: ['api_token', 'operator_token'],
-      lab: ['api_token', 'academy_api_token'],
+      groundstation: ['api_token', 'database_url', 'operator_token'],
+      lab: ['api_token', 'database_url', 'academy_api_token'],
+      roverdt: ['api_token', 'database_url'],
+      academy: ['api_token', 'database_url', 'analytics_database_url'],
     };
     expect(sensitive).toEqual(credentials[server.app] ?? ['api_token']);
     if (server.app === 'groundstation') {
