@@ -15,24 +15,18 @@ const app: ServerApp<typeof options, HubDeps> = {
       if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
     }
     const onError = (error: unknown) => logger.error('hub system error', { error });
-    // On NATS the log is opened at start: a URL that does not answer is a setting error, said once.
-    const onNats =
-      !config.apiUrl && config.natsUrl
-        ? await (await import('@code-cluster/systems/hub'))
-            .openHubSystem({ natsUrl: config.natsUrl, natsStream: config.natsStream, onError })
-            .catch((error: unknown) => {
-              const reason = error instanceof Error ? error.message : String(error);
-              process.stderr.write(
-                `hub-mcp: HUB_NATS_URL ${config.natsUrl}: NATS JetStream unusable (${reason})\n`,
-              );
-              process.exit(2);
-            })
-        : undefined;
-    // The embedded hub on SQLite (under CODE_CLUSTER_DATA_DIR) opens on first use, not at start-up.
+    // On NATS the log is opened at start (a URL that does not answer is a setting error, said once);
+    // the embedded hub on SQLite (under CODE_CLUSTER_DATA_DIR) opens on first use, not at start-up.
     const system = await connectSystem(config, {
       name: 'hub',
       logger,
-      load: async () => onNats ?? (await import('@code-cluster/systems/hub')).createHubSystem({ onError }),
+      load: async () => {
+        const { createHubSystem, openHubSystem } = await import('@code-cluster/systems/hub');
+        return config.natsUrl
+          ? openHubSystem({ natsUrl: config.natsUrl, natsStream: config.natsStream, onError })
+          : createHubSystem({ onError });
+      },
+      engine: { variable: 'HUB_NATS_URL', url: config.natsUrl, what: 'NATS JetStream' },
     });
     const { embedded } = system;
     const hub = embedded

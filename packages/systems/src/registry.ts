@@ -21,20 +21,29 @@ export function databaseUrl(system: string): string | undefined {
   return process.env[`${system.toUpperCase()}_DATABASE_URL`] || undefined;
 }
 
-/** Opens a system on its database; one that cannot open is a StartError naming the variable and the reason. */
-export async function onDatabase<T>(
-  system: string,
+/**
+ * Opens a system on the engine `variable` names (unset or empty: its embedded default, `open(undefined)`);
+ * an engine that cannot be used is a StartError naming the variable, the URL without its password, and why.
+ */
+async function onEngine<T>(
+  variable: string,
+  what: string,
   open: (url: string | undefined) => Promise<T>,
 ): Promise<T> {
-  const url = databaseUrl(system);
+  const url = process.env[variable] || undefined;
   try {
     return await open(url);
   } catch (error) {
     if (!url) throw error;
     throw new StartError(
-      `${system.toUpperCase()}_DATABASE_URL ${withoutPassword(url)}: PostgreSQL unusable (${error instanceof Error ? error.message : error})`,
+      `${variable} ${withoutPassword(url)}: ${what} unusable (${error instanceof Error ? error.message : error})`,
     );
   }
+}
+
+/** A system on its `<SYSTEM>_DATABASE_URL`, or SQLite without one. */
+export function onDatabase<T>(system: string, open: (url: string | undefined) => Promise<T>): Promise<T> {
+  return onEngine(`${system.toUpperCase()}_DATABASE_URL`, 'PostgreSQL', open);
 }
 
 /** The reference systems this package can run, loaded only when asked for. */
@@ -81,16 +90,10 @@ export const SYSTEMS = {
     defaultPort: 7403,
     // The log on NATS JetStream at HUB_NATS_URL (stream HUB_NATS_STREAM), else SQLite in the data dir.
     create: async () => {
-      const natsUrl = process.env.HUB_NATS_URL || undefined;
       const { openHubSystem } = await import('./hub/index.js');
-      const system = await openHubSystem({
-        natsUrl,
-        natsStream: process.env.HUB_NATS_STREAM || undefined,
-      }).catch((error: unknown) => {
-        throw new StartError(
-          `HUB_NATS_URL ${natsUrl}: NATS JetStream unusable (${error instanceof Error ? error.message : error})`,
-        );
-      });
+      const system = await onEngine('HUB_NATS_URL', 'NATS JetStream', (natsUrl) =>
+        openHubSystem({ natsUrl, natsStream: process.env.HUB_NATS_STREAM || undefined }),
+      );
       return system.handler;
     },
   },
