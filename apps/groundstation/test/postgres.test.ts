@@ -2,8 +2,7 @@
 // stops it at start (exit 2, one line naming the variable); a PostgreSQL of the test's own killed -9 between
 // calls makes a tool answer "no está disponible" (a domain error, never a hang), and once that PostgreSQL is
 // back the next call works by itself.
-import { createServer } from 'node:net';
-import { type StdioPeer, type WireMessage, wireIsError, wireText } from '@code-cluster/testkit';
+import { freePort, type StdioPeer, type WireMessage, wireIsError, wireText } from '@code-cluster/testkit';
 import { OwnPostgres, postgresBinDir } from '@code-cluster/testkit/postgres';
 import { trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,14 +31,6 @@ function spawnOn(url: string): StdioPeer {
   track(peer);
   return peer;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe('groundstation-mcp when its PostgreSQL is not there', () => {
   it('refuses to start on a URL nothing answers: one stderr line naming GROUNDSTATION_DATABASE_URL, exit 2', async () => {

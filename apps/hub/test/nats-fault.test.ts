@@ -1,12 +1,12 @@
 // hub-mcp on a NATS of the test's own, which dies: at start (exit 2, one line), between calls (a domain
 // error, never a hang, then recovery) and in the middle of a stream of publishes (kill -9, restart, retry
 // with the same keys: every acknowledged event exactly once).
-import { type StdioPeer, spawnServer, type WireMessage } from '@code-cluster/testkit';
+import { freePort, type StdioPeer, spawnServer, type WireMessage } from '@code-cluster/testkit';
 import { trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { binaryForTests } from '../../../scripts/engines/engines.mjs';
 import { tempDataDir } from './helpers.js';
-import { freePort, NATS_SERVER, OwnNatsServer } from './nats.js';
+import { NATS_SERVER, OwnNatsServer } from './nats.js';
 
 const data = tempDataDir();
 afterAll(() => data.remove());

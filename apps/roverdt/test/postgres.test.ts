@@ -2,9 +2,9 @@
 // stderr line naming the variable, exit 2); on a real PostgreSQL two server processes, as two replicas,
 // share one rover, and the data dir is not needed.
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { StdioPeer } from '@code-cluster/testkit';
+import { freePort } from '@code-cluster/testkit';
 import { freshDatabase, type TestDatabase } from '@code-cluster/testkit/postgres';
 import { trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,14 +20,6 @@ beforeAll(async () => {
   db = await freshDatabase('roverdt-mcp on PostgreSQL (apps/roverdt/test/postgres.test.ts)');
 });
 afterAll(() => db?.drop());
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 function spawnOn(url: string, dataDir = data.dir): StdioPeer {
   const peer = spawnRoverdt(dataDir, [], { ROVERDT_DATABASE_URL: url, ROVERDT_LEG_DELAY_MS: '0' });

@@ -2,8 +2,8 @@
 // `migrate` of a system without a schema, is refused in one line with exit 2 before anything starts; the
 // hub on a NATS that does not answer refuses to start the same way.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@code-cluster/testkit';
 import { describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -47,14 +47,6 @@ describe('code-systems engine flags', () => {
     expect(stderr.trim().split('\n')).toEqual([`code-systems: ${line}`]);
   });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe('code-systems hub --nats-url', () => {
   it('exits 2 with one line naming HUB_NATS_URL when nothing answers there', async () => {

@@ -13,6 +13,7 @@ export {
   spawnServerWithData,
   type WireMessage,
 } from './peer.js';
+export { freePort } from './ports.js';
 export { peakRssUntilIdle, rssMiB } from './process-stats.js';
 export { readmeSection } from './readme.js';
 export {

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { engineForTests } from '../../../scripts/engines/engines.mjs';
+import { freePort } from './ports.js';
 
 /** A database of one test file's own on the test PostgreSQL: created empty, dropped with everything in it. */
 export interface TestDatabase {
@@ -91,7 +91,7 @@ export class OwnPostgres {
       { stdio: 'pipe', ...(user ?? {}) },
     );
     if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr.toString()}`);
-    const server = new OwnPostgres(bin, dataDir, await freeTcpPort(), user);
+    const server = new OwnPostgres(bin, dataDir, await freePort(), user);
     await server.restart();
     return server;
   }
@@ -158,15 +158,4 @@ function postgresUser(): { uid: number; gid: number } {
   if (!line) throw new Error('running as root and there is no postgres user to run PostgreSQL as');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
-}
-
-async function freeTcpPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -4,13 +4,12 @@
 // `code-systems migrate groundstation` is idempotent.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inProcessTransport, type SystemError } from '@code-cluster/shared';
 import { GroundstationClient } from '@code-cluster/shared/groundstation';
-import { rejectionOf } from '@code-cluster/testkit';
+import { freePort, rejectionOf } from '@code-cluster/testkit';
 import { freshDatabase } from '@code-cluster/testkit/postgres';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -346,14 +345,6 @@ function run(
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe.skipIf(!db)('code-systems and the ground station on PostgreSQL (the built bin)', () => {
   it('migrate groundstation twice: the schema at version 1, the reference window seeded once, no password shown', async () => {

@@ -3,10 +3,10 @@
 // and one line, exit 2, on a URL nothing answers at.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@code-cluster/testkit';
 import { freshDatabase, type TestDatabase } from '@code-cluster/testkit/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -42,14 +42,6 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe('code-systems migrate roverdt', () => {
   it('creates the schema on PostgreSQL once; a second run finds it done and says the same', async (ctx) => {
