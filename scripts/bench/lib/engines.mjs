@@ -57,19 +57,24 @@ export async function deleteStream(natsUrl, stream) {
  *   cleanup?: () => Promise<void> }} EngineCase
  */
 
+/** A built server on Streamable HTTP with JSON answers and a bearer token, as every engine row runs it. */
+function jsonSubject({ key, name, bin, env, token, connections }) {
+  return new HttpSubject({
+    key,
+    name,
+    mode: 'json',
+    command: process.execPath,
+    args: [bin, '--transport', 'http', '--port', '0', '--http-response', 'json'],
+    env: { ...env, MCP_HTTP_TOKEN: token },
+    token,
+    connections,
+  });
+}
+
 /** Calls/s of `tool` with `sessions` sessions at once, SQLite and engine subjects alternating slices. */
 async function throughput(c, engineUrl, plan, token, progress) {
   const make = (key, env) =>
-    new HttpSubject({
-      key,
-      name: c.server,
-      mode: 'json',
-      command: process.execPath,
-      args: [c.bin, '--transport', 'http', '--port', '0', '--http-response', 'json'],
-      env: { ...env, MCP_HTTP_TOKEN: token },
-      token,
-      connections: plan.sessions,
-    });
+    jsonSubject({ key, name: c.server, bin: c.bin, env, token, connections: plan.sessions });
   const subjects = [make('sqlite', c.sqliteEnv()), make(c.engine, await c.engineEnv(engineUrl))];
   try {
     await Promise.all(subjects.map((s) => s.start()));
@@ -112,13 +117,11 @@ async function throughput(c, engineUrl, plan, token, progress) {
 async function crossReplicaNotice(hubBin, natsUrl, rounds, token) {
   const stream = `BENCH_HUB_${randomBytes(4).toString('hex')}`;
   const make = (key) =>
-    new HttpSubject({
+    jsonSubject({
       key,
       name: 'hub-mcp',
-      mode: 'json',
-      command: process.execPath,
-      args: [hubBin, '--transport', 'http', '--port', '0', '--http-response', 'json'],
-      env: { HUB_NATS_URL: natsUrl, HUB_NATS_STREAM: stream, MCP_HTTP_TOKEN: token },
+      bin: hubBin,
+      env: { HUB_NATS_URL: natsUrl, HUB_NATS_STREAM: stream },
       token,
       connections: 2,
     });
