@@ -66,6 +66,16 @@ const METHODS: Record<ClientFeature, string> = {
   roots: 'roots/list',
 };
 
+/**
+ * How long a wait inside a tool call (a question to the client, a page the person must send) may last:
+ * until a moment before the call's timeout (`deadline`, epoch ms), so that the tool can still say what
+ * happened instead of the timeout speaking for it. ms; zero or less when there is no time left.
+ */
+export function timeToAnswer(deadline: number): number {
+  const left = deadline - Date.now();
+  return left - Math.min(1000, left / 10);
+}
+
 /** The field `confirm` asks for. */
 const CONFIRM_FIELD = 'confirmar';
 
@@ -106,11 +116,7 @@ export function clientFeatures(
 
   return {
     forCall(scope) {
-      // Leaves the tool a moment after the question to say what happened, before its own timeout fires.
-      const budget = () => {
-        const left = scope.deadline - Date.now();
-        return left - Math.min(1000, left / 10);
-      };
+      const budget = () => timeToAnswer(scope.deadline);
       const options = () => ({ signal: scope.signal, relatedRequestId: scope.requestId, timeout: budget() });
 
       /** Runs one request to the client; a timeout of ours becomes an answer, a cancellation stays thrown. */

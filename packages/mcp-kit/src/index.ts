@@ -6,6 +6,7 @@ export {
   type ElicitSchema,
   NO_CLIENT_FEATURES,
   type SampleRequest,
+  timeToAnswer,
 } from './client-features.js';
 export {
   booleanSetting,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { defineTool, openCredentialPage } from '@code-cluster/mcp-kit';
+import { defineTool, openCredentialPage, timeToAnswer } from '@code-cluster/mcp-kit';
 import { z } from 'zod';
 import type { GroundstationToolContext } from '../deps.js';
 import { accesoSchema, elevate, HOW_TO_OPERATE } from './access.js';
@@ -52,8 +52,7 @@ export const solicitarAccesoOperador = defineTool({
       // call's timeout, so that the tool can still say what happened.
       const onAbort = () => page.close();
       signal.addEventListener('abort', onAbort, { once: true });
-      const left = deadline - Date.now();
-      const expiry = setTimeout(onAbort, left - Math.min(1000, left / 10));
+      const expiry = setTimeout(onAbort, timeToAnswer(deadline));
       try {
         const elicitationId = randomUUID();
         const opened = await openUrl(
