@@ -11,11 +11,6 @@ const app: ServerApp<typeof options, AcademyDeps> = {
   options,
   async start(config, logger) {
     const embedded = !config.apiUrl;
-    // A data dir that cannot be written fails every call of the embedded system: say so once and stop.
-    if (embedded && !config.databaseUrl) {
-      const { dataDirUsable } = await import('@code-cluster/systems/storage');
-      if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
-    }
     // On PostgreSQL consulta_sql needs its own SELECT-only credentials: without them, a setting error.
     if (embedded && config.databaseUrl && !config.analyticsDatabaseUrl) {
       process.stderr.write(
@@ -28,6 +23,8 @@ const app: ServerApp<typeof options, AcademyDeps> = {
     const system = await connectSystem(config, {
       name: 'academy system',
       logger,
+      dataDirUsable: async () =>
+        (await import('@code-cluster/systems/storage')).dataDirUsable((line) => logger.error(line)),
       engine: { variable: 'ACADEMY_DATABASE_URL', url: config.databaseUrl, what: 'PostgreSQL' },
       load: async () =>
         (await import('@code-cluster/systems/academy'))

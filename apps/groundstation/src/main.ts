@@ -11,12 +11,6 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
   options,
   scopes: SCOPES,
   async start(config, logger, principals) {
-    // A data dir that cannot be written fails every call of the embedded system on SQLite: say so once and
-    // stop. On PostgreSQL (GROUNDSTATION_DATABASE_URL) the data dir holds nothing of it.
-    if (!config.apiUrl && !config.databaseUrl) {
-      const { dataDirUsable } = await import('@code-cluster/systems/storage');
-      if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
-    }
     // An operator token of MCP_HTTP_TOKENS_FILE needs the operator credential as much as --scope operador;
     // so does a session elevated by solicitar_acceso_operador: by the configured credential typed on a
     // one-time page, or (GROUNDSTATION_ELEVATION=confirm) by a yes/no, embedded only — a remote system
@@ -43,6 +37,8 @@ const app: ServerApp<typeof options, GroundstationDeps> = {
     const system = await connectSystem(config, {
       name: 'ground station system',
       logger,
+      dataDirUsable: async () =>
+        (await import('@code-cluster/systems/storage')).dataDirUsable((line) => logger.error(line)),
       load: async () =>
         (await import('@code-cluster/systems/groundstation')).openGroundstationSystem({
           operatorToken,

@@ -9,17 +9,14 @@ const app: ServerApp<typeof options, HubDeps> = {
   summary: 'MCP server of the CO.DE event hub (topics, publish, read, subscribe)',
   options,
   async start(config, logger) {
-    // A data dir that cannot be written fails every call of the embedded system: say so once and stop.
-    if (!config.apiUrl && !config.natsUrl) {
-      const { dataDirUsable } = await import('@code-cluster/systems/storage');
-      if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
-    }
     const onError = (error: unknown) => logger.error('hub system error', { error });
     // On NATS the log is opened at start (a URL that does not answer is a setting error, said once);
     // the embedded hub on SQLite (under CODE_CLUSTER_DATA_DIR) opens on first use, not at start-up.
     const system = await connectSystem(config, {
       name: 'hub',
       logger,
+      dataDirUsable: async () =>
+        (await import('@code-cluster/systems/storage')).dataDirUsable((line) => logger.error(line)),
       load: async () => {
         const { createHubSystem, openHubSystem } = await import('@code-cluster/systems/hub');
         return config.natsUrl

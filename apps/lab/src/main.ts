@@ -9,16 +9,13 @@ const app: ServerApp<typeof options, LabDeps> = {
   summary: 'MCP server of the CO.DE lab suite (labs, sessions, submissions, automatic grading)',
   options,
   async start(config, logger) {
-    // A data dir that cannot be written fails every call of the embedded system on SQLite: say so once.
-    if (!config.apiUrl && !config.databaseUrl) {
-      const { dataDirUsable } = await import('@code-cluster/systems/storage');
-      if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
-    }
     // The embedded lab suite on SQLite (under CODE_CLUSTER_DATA_DIR) opens on first use; on PostgreSQL
     // (LAB_DATABASE_URL) at start, where a URL that cannot be used is one stderr line and exit 2.
     const system = await connectSystem(config, {
       name: 'lab suite',
       logger,
+      dataDirUsable: async () =>
+        (await import('@code-cluster/systems/storage')).dataDirUsable((line) => logger.error(line)),
       engine: { variable: 'LAB_DATABASE_URL', url: config.databaseUrl, what: 'PostgreSQL' },
       load: async () =>
         (await import('@code-cluster/systems/lab')).openLabSystem({

@@ -9,17 +9,13 @@ const app: ServerApp<typeof options, RoverdtDeps> = {
   summary: 'MCP server of the CO.DE rover digital twin (terrain, route planning, energy, instruments)',
   options,
   async start(config, logger) {
-    // A data dir that cannot be written fails every call of the embedded system: say so once and stop.
-    // On PostgreSQL the data dir holds nothing of the twin's.
-    if (!config.apiUrl && !config.databaseUrl) {
-      const { dataDirUsable } = await import('@code-cluster/systems/storage');
-      if (!dataDirUsable((line) => logger.error(line))) process.exit(2);
-    }
     // The embedded twin (terrain generation, SQLite under CODE_CLUSTER_DATA_DIR) loads on first use; on
     // PostgreSQL (ROVERDT_DATABASE_URL) it opens at start, and a URL that does not answer stops the server.
     const system = await connectSystem(config, {
       name: 'rover twin',
       logger,
+      dataDirUsable: async () =>
+        (await import('@code-cluster/systems/storage')).dataDirUsable((line) => logger.error(line)),
       engine: { variable: 'ROVERDT_DATABASE_URL', url: config.databaseUrl, what: 'PostgreSQL' },
       load: async () =>
         (await import('@code-cluster/systems/roverdt')).openRoverdtSystem({

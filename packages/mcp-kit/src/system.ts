@@ -77,6 +77,12 @@ export async function connectSystem<S extends EmbeddedSystem>(
      * line naming the variable and the reason, exit 2.
      */
     engine?: { variable: string; url: string | undefined; what: string };
+    /**
+     * For an embedded system on its files in the data dir (no remote system, no engine URL): checked at
+     * start, because a data dir that cannot be written fails every call; false (the check having said
+     * why) stops the server, exit 2.
+     */
+    dataDirUsable?: () => Promise<boolean>;
   },
 ): Promise<SystemConnection<S>> {
   if (config.apiUrl) {
@@ -87,6 +93,7 @@ export async function connectSystem<S extends EmbeddedSystem>(
   }
   let system: Promise<S> | undefined;
   const engine = options.engine;
+  if (!engine?.url && options.dataDirUsable && !(await options.dataDirUsable())) process.exit(2);
   if (engine?.url) {
     system = options.load();
     await system.catch((error: unknown) => {
