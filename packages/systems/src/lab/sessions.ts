@@ -95,8 +95,11 @@ export class Sessions {
       rulesTotal: knownLab(owner.lab).rules.length,
       nowMs: this.now(),
     });
+    // Read back before the grader is told: on PostgreSQL its claim could land first, and the 202
+    // answers what was stored, not a race with the grading.
+    const stored = submissionView((await this.store.submission(id))!);
     this.grader.schedule(id);
-    return submissionView((await this.store.submission(id))!);
+    return stored;
   }
 
   async submission(id: string): Promise<Submission> {
