@@ -191,6 +191,7 @@ export async function runServer<S extends OptionSpecs, D>(
       readOnly: config.readOnly,
       toolTimeoutMs: config.toolTimeoutMs,
       stateless: http !== undefined && config.httpStateless,
+      callStreams: http !== undefined && !config.httpStateless,
       toolsets: selected.ok ? selected.toolsets : undefined,
       dynamicToolsets: config.dynamicToolsets,
     });

@@ -55,6 +55,8 @@ export interface ServerOptions<D> {
   toolTimeoutMs?: number;
   /** Stateless HTTP: no session outlives a request, so nothing may be offered that notifies later. */
   stateless?: boolean;
+  /** Stateful Streamable HTTP: a list a tool call changes is announced on that call's own stream. */
+  callStreams?: boolean;
   /** The groups to offer (checked by `selectToolsets`); every group when unset. */
   toolsets?: readonly string[];
   /** Starts each session with the discovery tools only; `activar_grupo` turns groups on. */
@@ -137,6 +139,7 @@ export function createKitServer<D>(definition: ServerDefinition<D>, options: Ser
     readOnly: options.readOnly ?? false,
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     stateless: options.stateless ?? false,
+    callStreams: options.callStreams ?? false,
   });
   definition.resources?.(server, deps);
   honestPromptErrors(server);
