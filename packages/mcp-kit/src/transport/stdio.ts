@@ -63,6 +63,10 @@ export class StdioTransport implements Transport {
   private firstLine = true;
   private closed = false;
   private drained: Promise<void> | undefined;
+  /** Lines sent during this turn of the event loop, not handed to stdout yet. */
+  private outbox: string[] = [];
+  /** Settles when the outbox has been handed to stdout. */
+  private flushed: Promise<void> | undefined;
 
   constructor(options: StdioTransportOptions = {}) {
     this.input = options.input ?? process.stdin;
@@ -96,6 +100,8 @@ export class StdioTransport implements Transport {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    // What was answered already goes out; only work not started is dropped.
+    this.flush();
     this.closed = true;
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
@@ -110,11 +116,32 @@ export class StdioTransport implements Transport {
     this.onclose?.();
   }
 
-  private async write(message: JSONRPCMessage | ReturnType<typeof errorResponse>): Promise<void> {
-    if (this.closed) return;
+  /**
+   * Queues a line for stdout. The lines of one turn (every answer settled in the same run of microtasks)
+   * leave together, in one write instead of one system call each, as soon as that run is over
+   * (`process.nextTick`): never later, so the backpressure gate below sees stdout as it is. Resolves once
+   * the line is handed over, and when stdout is full, once it drained.
+   */
+  private write(message: JSONRPCMessage | ReturnType<typeof errorResponse>): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.outbox.push(`${JSON.stringify(message)}\n`);
+    this.flushed ??= new Promise<void>((resolve) => {
+      process.nextTick(() => {
+        this.flush();
+        resolve();
+      });
+    });
     // Once the pipe is full, every sender waits for the same drain instead of piling up one listener per
     // message; the line is in Node's buffer already, and `stalled` keeps new work from adding more.
-    if (!this.output.write(`${JSON.stringify(message)}\n`)) {
+    return this.flushed.then(() => this.drained);
+  }
+
+  private flush(): void {
+    this.flushed = undefined;
+    if (this.closed || this.outbox.length === 0) return;
+    const text = this.outbox.length === 1 ? (this.outbox[0] as string) : this.outbox.join('');
+    this.outbox = [];
+    if (!this.output.write(text)) {
       this.drained ??= new Promise<void>((resolve) => {
         this.output.once('drain', () => {
           this.drained = undefined;
@@ -122,7 +149,6 @@ export class StdioTransport implements Transport {
         });
       });
     }
-    await this.drained;
   }
 
   /** No line may be parsed now: the client is not reading its answers, or too many are pending. */
