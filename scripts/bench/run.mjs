@@ -395,6 +395,7 @@ async function sequentialCalls(s, count, into) {
 /** IN_FLIGHT callers, each sending its next call when its previous one is answered, for `ms`. */
 async function throughputSlice(s, ms) {
   const start = performance.now();
+  const cpuBefore = s.cpuMs();
   let calls = 0;
   const caller = async () => {
     while (performance.now() - start < ms) {
@@ -403,7 +404,7 @@ async function throughputSlice(s, ms) {
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, caller));
-  return { calls, ms: performance.now() - start };
+  return { calls, ms: performance.now() - start, cpuMs: s.cpuMs() - cpuBefore };
 }
 
 /** One long-lived process per subject: idle RSS, call latency, throughput, RSS after load. */
@@ -497,6 +498,7 @@ async function overHttp() {
     const throughput = per(() => []);
     const slice = async (s) => {
       const start = performance.now();
+      const cpuBefore = s.cpuMs();
       let calls = 0;
       const worker = async (session) => {
         while (performance.now() - start < PLAN.httpSliceMs) {
@@ -505,7 +507,7 @@ async function overHttp() {
         }
       };
       await Promise.all(sessions[s.spec.key].slice(1).map(worker));
-      return { calls, ms: performance.now() - start };
+      return { calls, ms: performance.now() - start, cpuMs: s.cpuMs() - cpuBefore };
     };
     for (let i = 0; i < PLAN.httpThroughputSlices; i++) {
       for (const s of live) throughput[s.spec.key].push(await slice(s));
@@ -634,6 +636,9 @@ function table(rows) {
 
 const callsPerSecond = (slices) =>
   slices.reduce((a, s) => a + s.calls, 0) / (slices.reduce((a, s) => a + s.ms, 0) / 1000);
+/** The server's CPU time per call over the throughput slices, in ms (µs once formatted by `us`). */
+const cpuPerCall = (slices) =>
+  slices.reduce((a, s) => a + s.cpuMs, 0) / slices.reduce((a, s) => a + s.calls, 0);
 
 function report(results) {
   const names = MAIN.map((s) => s.name);
@@ -655,6 +660,7 @@ function report(results) {
   row('tools/call p99', pick(load.latency, p99), us);
   const rate = Object.fromEntries(names.map((n) => [n, callsPerSecond(load.throughput[n])]));
   row(`throughput (${IN_FLIGHT} in flight)`, rate, perS);
+  row('CPU per call (same load)', pick(load.throughput, cpuPerCall), us);
   row('RSS idle', load.idleRss, mb);
   row('RSS after load', load.loadedRss, mb);
 
@@ -749,6 +755,15 @@ function targetsReport(results) {
     perS,
     TARGETS.callsRatio,
   );
+  // What the calls/s target asks of each call's CPU (1 / 1.5): steadier than calls/s on a shared machine.
+  atMost(
+    `stdio CPU per call (${IN_FLIGHT} in flight)`,
+    cpuPerCall(load.throughput[SATDT]),
+    'bare-sdk',
+    cpuPerCall(load.throughput['bare-sdk']),
+    us,
+    +(1 / TARGETS.callsRatio).toFixed(2),
+  );
   for (const [label, stat] of [
     ['stdio tools/call p50', median],
     ['stdio tools/call p99', p99],
@@ -771,6 +786,14 @@ function targetsReport(results) {
       callsPerSecond(http.throughput[`${HTTP_ANCHOR}/${mode}`]),
       perS,
       TARGETS.httpThroughputRatio,
+    );
+    atMost(
+      `HTTP CPU per call, ${mode === 'sse' ? 'SSE' : 'JSON'} answers`,
+      cpuPerCall(http.throughput[`${SATDT}/${mode}`]),
+      HTTP_ANCHOR,
+      cpuPerCall(http.throughput[`${HTTP_ANCHOR}/${mode}`]),
+      us,
+      +(1 / TARGETS.httpThroughputRatio).toFixed(2),
     );
   }
   const idle = load.idleRss[SATDT];
@@ -866,6 +889,7 @@ function httpReport(http) {
     row('  tools/call p50', mode, pick(http.latency, median), us);
     row('  tools/call p99', mode, pick(http.latency, p99), us);
     row(`  throughput (${HTTP_SESSIONS} sessions)`, mode, rate, perS);
+    row('  CPU per call (same load)', mode, pick(http.throughput, cpuPerCall), us);
     row('  RSS after load', mode, http.loadedRss, mb);
   }
   return [

@@ -191,7 +191,9 @@ export async function runServer<S extends OptionSpecs, D>(
       readOnly: config.readOnly,
       toolTimeoutMs: config.toolTimeoutMs,
       stateless: http !== undefined && config.httpStateless,
-      callStreams: http !== undefined && !config.httpStateless,
+      // Only SSE answers carry what a call sends before its result: with JSON answers the SDK drops a
+      // notification tied to the call, and an untied one still reaches the client's GET stream.
+      callStreams: http !== undefined && !config.httpStateless && config.httpResponse !== 'json',
       toolsets: selected.ok ? selected.toolsets : undefined,
       dynamicToolsets: config.dynamicToolsets,
     });

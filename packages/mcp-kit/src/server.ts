@@ -55,7 +55,7 @@ export interface ServerOptions<D> {
   toolTimeoutMs?: number;
   /** Stateless HTTP: no session outlives a request, so nothing may be offered that notifies later. */
   stateless?: boolean;
-  /** Stateful Streamable HTTP: a list a tool call changes is announced on that call's own stream. */
+  /** Stateful Streamable HTTP with SSE answers: a list a tool call changes is announced on that call's stream. */
   callStreams?: boolean;
   /** The groups to offer (checked by `selectToolsets`); every group when unset. */
   toolsets?: readonly string[];

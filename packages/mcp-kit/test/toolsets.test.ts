@@ -9,7 +9,7 @@ import {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   createKitServer,
@@ -338,6 +338,28 @@ describe('--dynamic-toolsets over Streamable HTTP (built bin): one tool set per 
       expect(second.changes.count).toBe(0);
     } finally {
       await Promise.all(clients.map((c) => c.close()));
+      await server.stop('SIGTERM');
+    }
+  });
+
+  it('with JSON answers (--http-response json), announces it on the session GET stream: a JSON answer carries only the result', async () => {
+    const server = await HttpServerProcess.start(FIXTURE_BIN, [
+      '--dynamic-toolsets',
+      '--http-response',
+      'json',
+    ]);
+    const client = new Client({ name: 'toolsets-test', version: '0.0.0' });
+    try {
+      let changes = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changes++;
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+      await client.callTool({ name: 'activar_grupo', arguments: { grupo: 'eco' } });
+      await vi.waitFor(() => expect(changes).toBe(1), { timeout: 5_000 });
+      expect(await names(client)).toEqual(['listar_grupos', 'activar_grupo', 'eco']);
+    } finally {
+      await client.close();
       await server.stop('SIGTERM');
     }
   });

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { cleanEnv, INITIALIZE, PROTOCOL_VERSION } from './subject.mjs';
+import { cleanEnv, cpuMsOf, INITIALIZE, PROTOCOL_VERSION } from './subject.mjs';
 
 // undici is a dependency of the workspace (packages/testkit), not of the root: resolved from there.
 const here = dirname(fileURLToPath(import.meta.url));
@@ -92,6 +92,11 @@ export class HttpSubject {
     const session = new HttpSession(this);
     await session.initialize();
     return session;
+  }
+
+  /** CPU time the process has used so far, user + system, in ms. */
+  cpuMs() {
+    return cpuMsOf(this.pid);
   }
 
   /** VmRSS of the process in bytes, from /proc/<pid>/status. */

@@ -46,8 +46,9 @@ export interface ToolRegistryOptions<D> {
   /** Stateless HTTP: the client features (elicitation, sampling, roots) are refused instead of hanging. */
   stateless?: boolean;
   /**
-   * Stateful Streamable HTTP: each call answers on a stream of its own, and a list a call changes is
-   * announced on it (`currentCall`). Off elsewhere: over stdio every message shares the one stream.
+   * Stateful Streamable HTTP with SSE answers: each call answers on a stream of its own, and a list a call
+   * changes is announced on it (`currentCall`). Off elsewhere: over stdio every message shares the one
+   * stream, and a JSON answer carries nothing but the result.
    */
   callStreams?: boolean;
 }
@@ -188,7 +189,10 @@ export function registerTools<D>(server: McpServer, options: ToolRegistryOptions
       // AsyncLocalStorage turns on Node 20's promise hooks for the whole process (every promise of every
       // call tracked, ~9 % of a stdio call's CPU): only where there is a call stream to relate to.
       const work = options.callStreams
-        ? currentCall.run({ server, send: (notification) => extra.sendNotification(notification as never) }, run)
+        ? currentCall.run(
+            { server, send: (notification) => extra.sendNotification(notification as never) },
+            run,
+          )
         : run();
       work.then(finish, stop);
       const output = await ended;
