@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Bundles one MCP server app (run from its folder) into a single CommonJS file that plain `node` runs:
 // dist/<app>-mcp.cjs. One file, no node_modules at run time, fast to load (see BENCHMARKS.md).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { build, context } from 'esbuild';
 
 const appDir = process.cwd();
@@ -92,7 +92,11 @@ if (watch) {
   await ctx.watch();
 } else {
   // Built in memory, then wrapped in the launcher: the bin stays one file that plain `node` runs.
-  const result = await build({ ...options, write: false, sourcemap: 'external' });
+  const schemas = existsSync(resolve(appDir, 'src/tools')) ? await toolSchemas() : undefined;
+  const define = schemas
+    ? { ...options.define, __CODE_CLUSTER_TOOL_SCHEMAS__: JSON.stringify(schemas) }
+    : options.define;
+  const result = await build({ ...options, define, write: false, sourcemap: 'external' });
   mkdirSync(dirname(options.outfile), { recursive: true });
   for (const output of result.outputFiles) {
     if (output.path !== options.outfile) {
@@ -110,5 +114,39 @@ if (watch) {
     writeFileSync(options.outfile, `#!/usr/bin/env node\n${launcher}`);
     chmodSync(options.outfile, 0o755);
     process.stderr.write(`built ${options.outfile} (${(launcher.length / 1024).toFixed(0)} KiB)\n`);
+  }
+}
+
+/**
+ * The JSON Schemas of every tool an MCP server app defines (one per file under src/tools, plus mcp-kit's
+ * discovery tools), converted here once instead of at every start of the bin (mcp-kit's `describeTool` reads them).
+ * A throwaway bundle of those modules runs next to the bin, so it resolves what the bin resolves.
+ */
+async function toolSchemas() {
+  const toolsDir = resolve(appDir, 'src/tools');
+  const files = readdirSync(toolsDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  const entry = [
+    "import { convertToolSchemas, DISCOVERY_TOOLS } from '@code-cluster/mcp-kit';",
+    ...files.map((f, i) => `import * as m${i} from ${JSON.stringify(join(toolsDir, f))};`),
+    'const isTool = (v) => typeof v?.name === "string" && typeof v.handler === "function" && v.input;',
+    `const modules = [${files.map((_, i) => `m${i}`).join(', ')}];`,
+    'const tools = [...DISCOVERY_TOOLS, ...modules.flatMap((m) => Object.values(m).filter(isTool))];',
+    'process.stdout.write(JSON.stringify(convertToolSchemas(tools)));',
+  ].join('\n');
+  const outfile = resolve(appDir, 'dist', `.${binName}-tool-schemas.cjs`);
+  await build({
+    ...options,
+    entryPoints: undefined,
+    stdin: { contents: entry, resolveDir: appDir, loader: 'js' },
+    outfile,
+    minify: false,
+    sourcemap: false,
+    legalComments: 'none',
+    metafile: false,
+  });
+  try {
+    return JSON.parse(execFileSync(process.execPath, [outfile], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+  } finally {
+    rmSync(outfile, { force: true });
   }
 }

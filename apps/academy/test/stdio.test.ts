@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DISCOVERY_TOOLS, describeTool } from '@code-cluster/mcp-kit';
 import { describeProtocolRules, trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tools } from '../src/tools/index.js';
 import { spawnAcademy, tempDataDir } from './helpers.js';
 
 // Every spawned server keeps its SQLite file in a temp dir, never in the user's data dir.
@@ -23,6 +25,7 @@ describeProtocolRules('academy-mcp (built bin)', {
     mentions: /No existe el estudiante/,
   },
   writeTools: ['registrar_avance', 'responder_quiz'],
+  sourceTools: [...DISCOVERY_TOOLS, ...tools].map(describeTool),
 });
 
 const result = (m: { result?: unknown }) =>

@@ -1,6 +1,8 @@
+import { DISCOVERY_TOOLS, describeTool } from '@code-cluster/mcp-kit';
 import { type StdioPeer, wireText } from '@code-cluster/testkit';
 import { describeProtocolRules, trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
+import { operatorTools, toolsFor } from '../src/tools/index.js';
 import { spawnGroundstation, tempDataDir } from './helpers.js';
 
 const inAnHour = (minutes: number) => new Date(Date.now() + (60 + minutes) * 60_000).toISOString();
@@ -25,6 +27,7 @@ describeProtocolRules('groundstation-mcp (built bin)', {
     mentions: /No hay ningún satélite con NORAD 99999/,
   },
   writeTools: ['agendar_contacto', 'cancelar_contacto'],
+  sourceTools: [...DISCOVERY_TOOLS, ...toolsFor('consulta', true), ...operatorTools].map(describeTool),
 });
 
 const toolNames = async (peer: StdioPeer) =>

@@ -1,6 +1,8 @@
+import { DISCOVERY_TOOLS, describeTool } from '@code-cluster/mcp-kit';
 import { spawnServer } from '@code-cluster/testkit';
 import { describeProtocolRules } from '@code-cluster/testkit/vitest';
 import { afterAll } from 'vitest';
+import { tools } from '../src/tools/index.js';
 import { tempDataDir } from './helpers.js';
 
 const data = tempDataDir();
@@ -16,4 +18,5 @@ describeProtocolRules('hub-mcp (built bin)', {
   },
   domainError: { tool: 'leer_eventos', arguments: { topico: 'no-existe' }, mentions: /no existe/ },
   writeTools: ['publicar_evento'],
+  sourceTools: [...DISCOVERY_TOOLS, ...tools].map(describeTool),
 });

@@ -1,6 +1,8 @@
+import { DISCOVERY_TOOLS, describeTool } from '@code-cluster/mcp-kit';
 import { spawnServer } from '@code-cluster/testkit';
 import { describeProtocolRules, trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tools } from '../src/tools/index.js';
 import { BAD_TRANSCRIPT, tempDataDir } from './helpers.js';
 
 const data = tempDataDir();
@@ -22,6 +24,7 @@ describeProtocolRules('lab-mcp (built bin)', {
     mentions: /No existe el laboratorio/,
   },
   writeTools: ['iniciar_laboratorio', 'enviar_entrega'],
+  sourceTools: [...DISCOVERY_TOOLS, ...tools].map(describeTool),
 });
 
 describe('lab-mcp over real stdio: a whole lab attempt', () => {

@@ -1,7 +1,9 @@
+import { DISCOVERY_TOOLS, describeTool } from '@code-cluster/mcp-kit';
 import type { StdioPeer, WireMessage } from '@code-cluster/testkit';
 import { describeProtocolRules, trackPeers } from '@code-cluster/testkit/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RoverData, RutaData } from '../src/format.js';
+import { tools } from '../src/tools/index.js';
 import {
   FAR_EAST,
   NEAR_EAST,
@@ -31,6 +33,7 @@ describeProtocolRules('roverdt-mcp (built bin)', {
     mentions: /^Energía insuficiente: la ruta a \(250, 250\)/,
   },
   writeTools: ['planificar_ruta', 'ejecutar_ruta', 'esperar'],
+  sourceTools: [...DISCOVERY_TOOLS, ...tools].map(describeTool),
 });
 
 const isProgress = (token: string) => (m: WireMessage) =>

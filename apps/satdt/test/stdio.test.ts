@@ -1,6 +1,8 @@
+import { DISCOVERY_TOOLS, describeTool } from '@code-cluster/mcp-kit';
 import { spawnServer } from '@code-cluster/testkit';
 import { describeProtocolRules } from '@code-cluster/testkit/vitest';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tools } from '../src/tools/index.js';
 
 describeProtocolRules('satdt-mcp (built bin)', {
   spawn: (args) => spawnServer('satdt', args),
@@ -12,6 +14,7 @@ describeProtocolRules('satdt-mcp (built bin)', {
   },
   domainError: { tool: 'satelite_info', arguments: { norad_id: 99999 }, mentions: /NORAD 99999/ },
   writeTools: [],
+  sourceTools: [...DISCOVERY_TOOLS, ...tools].map(describeTool),
 });
 
 describe('the course session, replayed over stdio against the built bin', () => {

@@ -77,7 +77,7 @@ export {
   type ToolUi,
   type ToolView,
 } from './tools/define.js';
-export { toJsonSchema } from './tools/json-schema.js';
+export { convertToolSchemas, type ToolSchemas, toJsonSchema } from './tools/json-schema.js';
 export { activeTools, DEFAULT_TOOL_TIMEOUT_MS, describeTool, registerTools } from './tools/register.js';
 export { describeArgumentIssues, formatArgumentIssues } from './tools/validation.js';
 export {

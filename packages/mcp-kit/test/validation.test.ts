@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toJsonSchema } from '../src/tools/json-schema.js';
+import { defineTool } from '../src/tools/define.js';
+import { convertToolSchemas, toJsonSchema } from '../src/tools/json-schema.js';
 import { describePattern } from '../src/tools/pattern-words.js';
 import { describeArgumentIssues, formatArgumentIssues } from '../src/tools/validation.js';
 
@@ -140,5 +141,37 @@ describe('toJsonSchema', () => {
       required: ['n', 'h', 'd'],
       additionalProperties: false,
     });
+  });
+});
+
+describe('convertToolSchemas (what the build of a bin converts once)', () => {
+  const read = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+  const tool = (name: string, input: z.ZodObject, output?: z.ZodObject) =>
+    defineTool({
+      name,
+      title: name,
+      toolset: 'pruebas',
+      description: 'Herramienta de prueba para el test.',
+      input,
+      ...(output ? { output } : {}),
+      annotations: read,
+      handler: async () => ({ text: '', data: {} }) as never,
+    });
+
+  it('keys each tool by name with the schemas toJsonSchema gives, output only where declared', () => {
+    const input = z.strictObject({ n: z.int().max(9) });
+    const output = z.object({ ok: z.boolean() });
+    expect(convertToolSchemas([tool('con_salida', input, output), tool('sin_salida', input)])).toEqual({
+      con_salida: { input: toJsonSchema(input, 'input'), output: toJsonSchema(output, 'output') },
+      sin_salida: { input: toJsonSchema(input, 'input') },
+    });
+  });
+
+  it('refuses two different tools of one name, and takes the same tool twice', () => {
+    const one = tool('eco', z.strictObject({ a: z.string() }));
+    expect(Object.keys(convertToolSchemas([one, one]))).toEqual(['eco']);
+    expect(() => convertToolSchemas([one, tool('eco', z.strictObject({ b: z.string() }))])).toThrow(
+      "two different tools are named 'eco'",
+    );
   });
 });

@@ -18,6 +18,13 @@ export interface ProtocolSuiteOptions {
   domainError: ToolCallSample & { mentions: RegExp };
   /** Names of tools that must disappear under --read-only (empty when the server has none). */
   writeTools: string[];
+  /**
+   * Every tool the server may list (mcp-kit's discovery tools included), as its sources describe it:
+   * `describeTool` run from source, where the JSON Schemas are converted on the spot. The built bin
+   * carries them converted by its build, and must list exactly the same. Every app passes it; mcp-kit's
+   * fixture, bundled without that build step, does not.
+   */
+  sourceTools?: ReadonlyArray<{ name: string; inputSchema: unknown; outputSchema?: unknown }>;
 }
 
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
@@ -354,6 +361,29 @@ export function describeProtocolRules(name: string, options: ProtocolSuiteOption
           }
         }
       });
+
+      const sourceTools = options.sourceTools;
+      if (sourceTools)
+        it('lists the JSON Schemas its sources convert to, though the bin carries them converted at build', async () => {
+          const source = new Map(sourceTools.map((tool) => [tool.name, tool]));
+          const listed: Array<{ name: string; inputSchema: unknown; outputSchema?: unknown }> = [];
+          for (const args of [[], ['--dynamic-toolsets']]) {
+            const peer = spawn(args);
+            await peer.initialize();
+            const { tools } = (await peer.request('tools/list')).result as { tools: typeof listed };
+            listed.push(...tools);
+          }
+          expect(listed.map((t) => t.name)).toContain('activar_grupo');
+          for (const tool of listed) {
+            const expected = source.get(tool.name);
+            expect(expected, `${tool.name} is not among sourceTools`).toBeDefined();
+            expect({ name: tool.name, input: tool.inputSchema, output: tool.outputSchema }).toEqual({
+              name: tool.name,
+              input: expected?.inputSchema,
+              output: expected?.outputSchema,
+            });
+          }
+        });
 
       it('returns structuredContent and a text block from a tool with an outputSchema', async () => {
         const peer = spawn();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AnyTool } from './define.js';
 
 /**
  * The JSON Schema a client sees in `tools/list`: what zod describes, minus noise that says nothing to a
@@ -14,6 +15,31 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<
   >;
   delete json.$schema;
   return prune(json) as Record<string, unknown>;
+}
+
+/** Each tool's schemas as `tools/list` shows them, by tool name. */
+export type ToolSchemas = Record<
+  string,
+  { input: Record<string, unknown>; output?: Record<string, unknown> }
+>;
+
+/**
+ * The schemas of `tools`, for a bin's build to convert once (scripts/build-app.mjs). Two different tools of
+ * one name would make the table ambiguous, so they are refused.
+ */
+export function convertToolSchemas(tools: readonly AnyTool<unknown>[]): ToolSchemas {
+  const schemas: ToolSchemas = {};
+  const seen = new Map<string, AnyTool<unknown>>();
+  for (const tool of tools) {
+    const other = seen.get(tool.name);
+    if (other && other !== tool) throw new Error(`two different tools are named '${tool.name}'`);
+    seen.set(tool.name, tool);
+    schemas[tool.name] = {
+      input: toJsonSchema(tool.input, 'input'),
+      ...(tool.output ? { output: toJsonSchema(tool.output, 'output') } : {}),
+    };
+  }
+  return schemas;
 }
 
 function prune(node: unknown): unknown {
