@@ -8,16 +8,25 @@ import { StdioTransport } from '../src/transport/stdio.js';
 const answer = (id: number): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: {} });
 const line = (id: number) => `${JSON.stringify(answer(id))}\n`;
 
-/** A stdout that records every write; with `hold`, it keeps each write's callback until `release()`. */
+/**
+ * A stdout that records every write that reaches it, a writev (several chunks in one system call, as a
+ * socket or pipe does) as one entry; with `hold`, it keeps each callback until `release()`.
+ */
 function recordingOutput(options: { highWaterMark?: number; hold?: boolean } = {}) {
   const writes: string[] = [];
   const held: Array<() => void> = [];
+  const record = (text: string, done: () => void) => {
+    writes.push(text);
+    if (options.hold) held.push(() => done());
+    else done();
+  };
   const output = new Writable({
     highWaterMark: options.highWaterMark ?? 16 * 1024,
     write(chunk: Buffer, _encoding, done) {
-      writes.push(chunk.toString('utf8'));
-      if (options.hold) held.push(() => done());
-      else done();
+      record(chunk.toString('utf8'), done);
+    },
+    writev(chunks, done) {
+      record(chunks.map(({ chunk }) => (chunk as Buffer).toString('utf8')).join(''), done);
     },
   });
   const release = () => {
@@ -58,6 +67,19 @@ describe('stdio: writes to stdout', () => {
     await new Promise((resolve) => setImmediate(resolve));
     await transport.send(answer(2));
     expect(writes).toEqual([line(1), line(2)]);
+  });
+
+  it('writes a large answer at once, after what was queued before it', async () => {
+    const { output, writes } = recordingOutput();
+    const transport = transportOn(output);
+    await transport.start();
+    const large: JSONRPCMessage = { jsonrpc: '2.0', id: 2, result: { text: 'x'.repeat(70 * 1024) } };
+    const sent = [transport.send(answer(1)), transport.send(large)];
+    // Not held until the turn is over: both lines are out already, in the order they were sent.
+    expect(writes).toEqual([line(1) + `${JSON.stringify(large)}\n`]);
+    await Promise.all(sent);
+    await transport.send(answer(3));
+    expect(writes).toHaveLength(2);
   });
 
   it('hands over what was answered before it closes, and nothing after', async () => {

@@ -15,7 +15,12 @@ export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 export interface StdioTransportOptions {
   input?: NodeJS.ReadableStream;
-  output?: NodeJS.WritableStream & { writableLength?: number; writableNeedDrain?: boolean };
+  output?: NodeJS.WritableStream & {
+    writableLength?: number;
+    writableNeedDrain?: boolean;
+    cork?(): void;
+    uncork?(): void;
+  };
   /** A line longer than this is answered with an error and discarded; the server lives on. */
   maxLineBytes?: number;
   /** Requests served at once; the next one is not read until one of them is answered. */
@@ -25,6 +30,8 @@ export interface StdioTransportOptions {
 }
 
 const NEWLINE = 0x0a;
+/** A line this long leaves at once: batching saves system calls on small answers, not on large ones. */
+const BATCHED_LINE_CHARS = 64 * 1024;
 const BOM = '\uFEFF';
 
 /**
@@ -81,7 +88,7 @@ export class StdioTransport implements Transport {
     this.input.on('end', this.onEnd);
     this.input.on('error', this.onStreamError);
     this.output.on('error', this.onStreamError);
-    this.output.on('drain', this.pump);
+    this.output.on('drain', this.onDrain);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -105,7 +112,7 @@ export class StdioTransport implements Transport {
     this.closed = true;
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
-    this.output.off('drain', this.pump);
+    this.output.off('drain', this.onDrain);
     // Work not started yet is dropped: a closing server answers nothing more.
     this.chunks = [];
     this.held = [];
@@ -118,13 +125,21 @@ export class StdioTransport implements Transport {
 
   /**
    * Queues a line for stdout. The lines of one turn (every answer settled in the same run of microtasks)
-   * leave together, in one write instead of one system call each, as soon as that run is over
-   * (`process.nextTick`): never later, so the backpressure gate below sees stdout as it is. Resolves once
-   * the line is handed over, and when stdout is full, once it drained.
+   * leave together, in one system call instead of one each, as soon as that run is over
+   * (`process.nextTick`): never later, so the backpressure gate below sees stdout as it is. A large line
+   * (`BATCHED_LINE_CHARS`) is not held at all. Resolves once the line is handed over, and when stdout is
+   * full, once it drained.
    */
   private write(message: JSONRPCMessage | ReturnType<typeof errorResponse>): Promise<void> {
     if (this.closed) return Promise.resolve();
-    this.outbox.push(`${JSON.stringify(message)}\n`);
+    const line = `${JSON.stringify(message)}\n`;
+    this.outbox.push(line);
+    if (line.length >= BATCHED_LINE_CHARS) {
+      // With what is queued before it, in order. Held back with others of its turn, a large answer would
+      // only raise the peak of memory while stdout is full.
+      this.flush();
+      return this.drained ?? Promise.resolve();
+    }
     this.flushed ??= new Promise<void>((resolve) => {
       process.nextTick(() => {
         this.flush();
@@ -139,9 +154,15 @@ export class StdioTransport implements Transport {
   private flush(): void {
     this.flushed = undefined;
     if (this.closed || this.outbox.length === 0) return;
-    const text = this.outbox.length === 1 ? (this.outbox[0] as string) : this.outbox.join('');
+    const lines = this.outbox;
     this.outbox = [];
-    if (!this.output.write(text)) {
+    // Corked only while the lines are handed over, all in this call: they leave in one writev, and no
+    // copy of them all is made (joining a turn of large answers would hold each one twice).
+    this.output.cork?.();
+    let room = true;
+    for (const line of lines) room = this.output.write(line);
+    this.output.uncork?.();
+    if (!room) {
       this.drained ??= new Promise<void>((resolve) => {
         this.output.once('drain', () => {
           this.drained = undefined;
@@ -203,6 +224,13 @@ export class StdioTransport implements Transport {
     this.held.unshift(chunk);
     this.heldBytes += chunk.length;
   }
+
+  /**
+   * stdout took what it held: read on, in a later turn like a freed slot. Node emits 'drain' from
+   * `process.nextTick`, and every batch of answers can fill and drain the pipe, so pumping right here
+   * would chain ticks (answer, write, drain, read, answer…) past stdin's end and the signals.
+   */
+  private readonly onDrain = (): void => this.schedulePump();
 
   private schedulePump(): void {
     if (this.pumpScheduled) return;
