@@ -181,6 +181,31 @@ for (const engine of ENGINES) {
         return (await call('resultado_entrega', { entrega_id })).structuredContent as Graded;
       }
 
+      /** A submission of elena-soto's to a lab suite of its own that grades each rule `stepDelayMs` late. */
+      async function withSlowSubmission(
+        stepDelayMs: number,
+        test: (other: Embedded, entrega_id: string) => Promise<void>,
+      ) {
+        const slow = tempDataDir();
+        await engine.unlock(slow.dir, 'elena-soto');
+        const other = await engine.lab(slow.dir, { stepDelayMs });
+        try {
+          const started = await callTool(other.client, 'iniciar_laboratorio', {
+            laboratorio: 'mcp-esquemas',
+            estudiante: 'elena-soto',
+          });
+          const { sesion_id } = started.structuredContent as { sesion_id: string };
+          const sent = await callTool(other.client, 'enviar_entrega', {
+            sesion_id,
+            contenido: '{"name":"x"}',
+          });
+          await test(other, (sent.structuredContent as { entrega_id: string }).entrega_id);
+        } finally {
+          await other.close();
+          slow.remove();
+        }
+      }
+
       it('fails a pretty-printed transcript once, with the one-message-per-line hint', async () => {
         const pretty = GOOD_TRANSCRIPT.split('\n')
           .map((line) => `${line.slice(0, 2)}${JSON.stringify(JSON.parse(line.slice(2)), null, 2)}`)
@@ -236,20 +261,7 @@ for (const engine of ENGINES) {
       });
 
       it('waits for a slow grading while reporting progress per rule, then answers', async () => {
-        const slow = tempDataDir();
-        await engine.unlock(slow.dir, 'elena-soto');
-        const other = await engine.lab(slow.dir, { stepDelayMs: 40 });
-        try {
-          const started = await callTool(other.client, 'iniciar_laboratorio', {
-            laboratorio: 'mcp-esquemas',
-            estudiante: 'elena-soto',
-          });
-          const { sesion_id } = started.structuredContent as { sesion_id: string };
-          const sent = await callTool(other.client, 'enviar_entrega', {
-            sesion_id,
-            contenido: '{"name":"x"}',
-          });
-          const { entrega_id } = sent.structuredContent as { entrega_id: string };
+        await withSlowSubmission(40, async (other, entrega_id) => {
           const progress: Array<{ progress: number; total?: number; message?: string }> = [];
           const result = await other.client.callTool(
             { name: 'resultado_entrega', arguments: { entrega_id } },
@@ -261,52 +273,20 @@ for (const engine of ENGINES) {
           expect((result.structuredContent as Graded).estado).toBe('evaluada');
           expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5, 6]);
           expect(progress[0]).toMatchObject({ total: 6, message: 'definicion_legible: superada' });
-        } finally {
-          await other.close();
-          slow.remove();
-        }
+        });
       });
 
       it('returns what is graded so far when the wait runs out', async () => {
-        const slow = tempDataDir();
-        await engine.unlock(slow.dir, 'elena-soto');
-        const other = await engine.lab(slow.dir, { stepDelayMs: 2_000 });
-        try {
-          const started = await callTool(other.client, 'iniciar_laboratorio', {
-            laboratorio: 'mcp-esquemas',
-            estudiante: 'elena-soto',
-          });
-          const { sesion_id } = started.structuredContent as { sesion_id: string };
-          const sent = await callTool(other.client, 'enviar_entrega', {
-            sesion_id,
-            contenido: '{"name":"x"}',
-          });
-          const { entrega_id } = sent.structuredContent as { entrega_id: string };
+        await withSlowSubmission(2_000, async (other, entrega_id) => {
           const result = await callTool(other.client, 'resultado_entrega', { entrega_id, espera_max_s: 0 });
           expect(result.isError).toBeFalsy();
           expect((result.structuredContent as Graded).aprobada).toBeNull();
           expect(textOf(result)).toContain('evaluación en curso (0/6 reglas); vuelve a llamar');
-        } finally {
-          await other.close();
-          slow.remove();
-        }
+        });
       });
 
       it('stops waiting when the client cancels', async () => {
-        const slow = tempDataDir();
-        await engine.unlock(slow.dir, 'elena-soto');
-        const other = await engine.lab(slow.dir, { stepDelayMs: 5_000 });
-        try {
-          const started = await callTool(other.client, 'iniciar_laboratorio', {
-            laboratorio: 'mcp-esquemas',
-            estudiante: 'elena-soto',
-          });
-          const { sesion_id } = started.structuredContent as { sesion_id: string };
-          const sent = await callTool(other.client, 'enviar_entrega', {
-            sesion_id,
-            contenido: '{"name":"x"}',
-          });
-          const { entrega_id } = sent.structuredContent as { entrega_id: string };
+        await withSlowSubmission(5_000, async (other, entrega_id) => {
           const abort = new AbortController();
           const began = performance.now();
           const pending = other.client.callTool(
@@ -319,10 +299,7 @@ for (const engine of ENGINES) {
           setTimeout(() => abort.abort('cancelada'), 100);
           await expect(pending).rejects.toBeDefined();
           expect(performance.now() - began).toBeLessThan(2_000);
-        } finally {
-          await other.close();
-          slow.remove();
-        }
+        });
       });
 
       it('answers an unknown submission with a domain error and a wait over 25 s with an argument error', async () => {
